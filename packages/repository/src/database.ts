@@ -1,0 +1,218 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+
+/** A query executor: the database itself or an open transaction. Repository functions take one. */
+export type Executor =
+  | PgDatabase<PgQueryResultHKT, Schema>
+  | PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+
+export type StorageKind = 'pglite' | 'postgres';
+
+/** One typed interface over embedded PGlite and PostgreSQL: the same queries run on both. */
+export interface Database {
+  readonly kind: StorageKind;
+  readonly db: Executor;
+  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Rows of a raw statement, whatever the driver returns. */
+  rows<T extends Record<string, unknown>>(statement: ReturnType<typeof sql>): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; without it the embedded PGlite engine is used. */
+  readonly databaseUrl?: string | undefined;
+  /** PGlite data directory (default `.data`); ignored with `databaseUrl`. */
+  readonly dataDir?: string | undefined;
+  /** Apply committed migrations on open (default true). */
+  readonly migrate?: boolean;
+  /** PostgreSQL pool size (default 10). */
+  readonly maxConnections?: number;
+  /** Load a PGlite data directory from a tarball instead of a folder (test templates). */
+  readonly loadDataDir?: Blob;
+}
+
+export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
+
+/** Raised when another process already holds the embedded data directory. */
+export class DataDirectoryInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The data directory ${dataDir} is in use by process ${pid}. Embedded storage allows one process at a time: stop that process first, or set DATABASE_URL to use PostgreSQL.`,
+    );
+    this.name = 'DataDirectoryInUseError';
+  }
+}
+
+const MIGRATION_LOCK = 7_401_275_030; // pg_advisory_lock key reserved for migrations
+
+/** Opens the configured storage engine and applies migrations. */
+export async function createDatabase(options: DatabaseOptions = {}): Promise<Database> {
+  const database = options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.maxConnections ?? 10)
+    : await openPglite(options);
+  if (options.migrate ?? true) await applyMigrations(database);
+  return database;
+}
+
+/** Applies committed migrations; on PostgreSQL under an advisory lock so concurrent starts are safe. */
+export async function applyMigrations(database: Database): Promise<void> {
+  const internals = internalsOf(database);
+  if (internals.kind === 'pglite') {
+    await migratePglite(drizzlePglite(internals.client, { schema }), { migrationsFolder });
+    return;
+  }
+  // One connection (max: 1), so the advisory lock and every migration statement share a session.
+  const client = postgres(internals.url, { max: 1, onnotice: () => {} });
+  try {
+    await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    await migratePostgres(drizzlePostgres(client, { schema }), { migrationsFolder });
+    await client`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+type Internals = { kind: 'pglite'; client: PGlite } | { kind: 'postgres'; client: postgres.Sql; url: string };
+const internals = new WeakMap<Database, Internals>();
+function internalsOf(database: Database): Internals {
+  const found = internals.get(database);
+  if (!found) throw new Error('not a database created by createDatabase');
+  return found;
+}
+
+/** The PGlite client behind an embedded database (for template dumps in tests). */
+export function pgliteClientOf(database: Database): PGlite | undefined {
+  const found = internalsOf(database);
+  return found.kind === 'pglite' ? found.client : undefined;
+}
+
+function normaliseRows<T>(result: unknown): T[] {
+  // PGlite answers { rows }, postgres.js answers an array.
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+function openPostgres(url: string, max: number): Database {
+  const client = postgres(url, { max, onnotice: () => {}, prepare: true });
+  const db = drizzlePostgres(client, { schema });
+  const database: Database = {
+    kind: 'postgres',
+    db,
+    transaction: (work) => db.transaction(work),
+    async listen(channel, onNotify) {
+      const subscription = await client.listen(channel, onNotify);
+      return () => subscription.unlisten();
+    },
+    async rows(statement) {
+      return normaliseRows(await db.execute(statement));
+    },
+    async close() {
+      await client.end({ timeout: 5 });
+    },
+  };
+  internals.set(database, { kind: 'postgres', client, url });
+  return database;
+}
+
+async function openPglite(options: DatabaseOptions): Promise<Database> {
+  const dataDir = options.loadDataDir ? undefined : resolve(options.dataDir ?? '.data');
+  const releaseLock = dataDir ? lockDataDirectory(dataDir) : () => {};
+  let client: PGlite;
+  try {
+    client = options.loadDataDir
+      ? await PGlite.create({ loadDataDir: options.loadDataDir })
+      : await PGlite.create(join(dataDir!, 'pglite'));
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  const db = drizzlePglite(client, { schema });
+  const database: Database = {
+    kind: 'pglite',
+    db,
+    transaction: (work) => db.transaction(work),
+    async listen(channel, onNotify) {
+      const unlisten = await client.listen(channel, onNotify);
+      return () => unlisten();
+    },
+    async rows(statement) {
+      return normaliseRows(await db.execute(statement));
+    },
+    async close() {
+      try {
+        await client.close();
+      } finally {
+        releaseLock();
+      }
+    },
+  };
+  internals.set(database, { kind: 'pglite', client });
+  return database;
+}
+
+/**
+ * PGlite has no multi-process locking of its own: two processes on one data directory corrupt it.
+ * A lock file with the owner's pid keeps a second process out; a lock left by a dead process
+ * (SIGKILL) is taken over.
+ */
+function lockDataDirectory(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const lockPath = join(dataDir, 'cartwright.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        if (existsSync(lockPath) && readFileSync(lockPath, 'utf8') === String(process.pid)) rmSync(lockPath);
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
+      if (Number.isInteger(owner) && owner !== process.pid && isAlive(owner)) {
+        throw new DataDirectoryInUseError(dataDir, owner);
+      }
+      rmSync(lockPath, { force: true });
+    }
+  }
+  throw new Error(`could not lock the data directory ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** True when the statement's error is a unique violation (SQLSTATE 23505) on either driver. */
+export function isUniqueViolation(error: unknown): boolean {
+  let current: unknown = error;
+  while (current && typeof current === 'object') {
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export { sql };

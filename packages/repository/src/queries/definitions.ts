@@ -1,0 +1,63 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Executor } from '../database.ts';
+import { channels, definitions, starterProvisions } from '../schema.ts';
+
+export type DefinitionRow = typeof definitions.$inferSelect;
+export type DefinitionKind = DefinitionRow['kind'];
+export type ChannelRow = typeof channels.$inferSelect;
+
+export async function insertDefinition(
+  tx: Executor,
+  definition: typeof definitions.$inferInsert,
+): Promise<DefinitionRow> {
+  const [row] = await tx.insert(definitions).values(definition).returning();
+  return row!;
+}
+
+export async function listDefinitions(
+  tx: Executor,
+  tenantId: string,
+  kind?: DefinitionKind,
+): Promise<DefinitionRow[]> {
+  const conditions = [eq(definitions.tenantId, tenantId)];
+  if (kind) conditions.push(eq(definitions.kind, kind));
+  return tx
+    .select()
+    .from(definitions)
+    .where(and(...conditions))
+    .orderBy(asc(definitions.kind), asc(definitions.createdAt), asc(definitions.id));
+}
+
+export async function insertChannel(
+  tx: Executor,
+  channel: typeof channels.$inferInsert,
+): Promise<ChannelRow> {
+  const [row] = await tx.insert(channels).values(channel).returning();
+  return row!;
+}
+
+export async function listChannels(tx: Executor, tenantId: string): Promise<ChannelRow[]> {
+  return tx
+    .select()
+    .from(channels)
+    .where(eq(channels.tenantId, tenantId))
+    .orderBy(asc(channels.createdAt), asc(channels.id));
+}
+
+/** Keys of every starter definition ever provisioned in the shop, deleted ones included. */
+export async function listStarterKeys(tx: Executor, tenantId: string): Promise<Set<string>> {
+  const rows = await tx
+    .select({ key: starterProvisions.key })
+    .from(starterProvisions)
+    .where(eq(starterProvisions.tenantId, tenantId));
+  return new Set(rows.map((row) => row.key));
+}
+
+export async function recordStarterProvision(
+  tx: Executor,
+  tenantId: string,
+  key: string,
+  definitionId: string,
+): Promise<void> {
+  await tx.insert(starterProvisions).values({ tenantId, key, definitionId });
+}

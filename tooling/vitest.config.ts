@@ -1,0 +1,3 @@
+import { definePackageConfig } from './vitest/config.js';
+
+export default definePackageConfig();
