@@ -30,6 +30,8 @@ export interface Database {
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /** Rows of a raw statement, whatever the driver returns. */
   rows<T extends Record<string, unknown>>(statement: ReturnType<typeof sql>): Promise<T[]>;
+  /** Answers when the database accepts queries (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -124,6 +126,9 @@ function openPostgres(url: string, max: number): Database {
     async rows(statement) {
       return normaliseRows(await db.execute(statement));
     },
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
     async close() {
       await client.end({ timeout: 5 });
     },
@@ -155,6 +160,9 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     },
     async rows(statement) {
       return normaliseRows(await db.execute(statement));
+    },
+    async ping() {
+      await db.execute(sql`select 1`);
     },
     async close() {
       try {
@@ -215,4 +223,7 @@ export function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
-export { sql };
+/** Serialises transactions that name the same key until the caller's transaction ends. */
+export async function lockTransaction(tx: Executor, key: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+}

@@ -6,6 +6,7 @@ export {
   DataDirectoryInUseError,
   type Executor,
   isUniqueViolation,
+  lockTransaction,
   migrationsFolder,
   type StorageKind,
 } from './database.ts';
@@ -17,8 +18,9 @@ export {
   insertDefinition,
   listChannels,
   listDefinitions,
-  listStarterKeys,
+  listStarterProvisions,
   recordStarterProvision,
+  type StarterProvisionRow,
 } from './queries/definitions.ts';
 export {
   advanceCursor,

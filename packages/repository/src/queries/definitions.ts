@@ -44,13 +44,15 @@ export async function listChannels(tx: Executor, tenantId: string): Promise<Chan
     .orderBy(asc(channels.createdAt), asc(channels.id));
 }
 
-/** Keys of every starter definition ever provisioned in the shop, deleted ones included. */
-export async function listStarterKeys(tx: Executor, tenantId: string): Promise<Set<string>> {
-  const rows = await tx
-    .select({ key: starterProvisions.key })
+export type StarterProvisionRow = typeof starterProvisions.$inferSelect;
+
+/** Every starter definition ever provisioned in the shop, deleted ones included (tombstones). */
+export async function listStarterProvisions(tx: Executor, tenantId: string): Promise<StarterProvisionRow[]> {
+  return tx
+    .select()
     .from(starterProvisions)
-    .where(eq(starterProvisions.tenantId, tenantId));
-  return new Set(rows.map((row) => row.key));
+    .where(eq(starterProvisions.tenantId, tenantId))
+    .orderBy(asc(starterProvisions.key));
 }
 
 export async function recordStarterProvision(

@@ -1,0 +1,201 @@
+import { hostname } from 'node:os';
+import { createLogger, startHttpServer } from '@cartwright/http';
+import { createDatabase, type Database, findTenant } from '@cartwright/repository';
+import {
+  backfillStarters,
+  createDemoShopIfEmpty,
+  createServices,
+  createShop,
+  createToken,
+  Role,
+  readEnvironment,
+  revokeTokenOf,
+  type Services,
+  type WorkerRole,
+} from '@cartwright/service';
+import { startWorkers } from '@cartwright/worker';
+import * as v from 'valibot';
+import { cliEnvironment } from './env.ts';
+
+/** What a command prints: one JSON document on stdout for scripts, human notes on stderr. */
+export interface CommandOutput {
+  stdout(line: string): void;
+  stderr(line: string): void;
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+type Env = ReturnType<typeof readCliEnvironment>;
+
+export function readCliEnvironment(source: Record<string, string | undefined>) {
+  return readEnvironment(cliEnvironment, source);
+}
+
+async function openDatabase(env: Env): Promise<Database> {
+  return createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.CARTWRIGHT_DATA_DIR });
+}
+
+/** Parses a --shop value and checks that the shop exists. */
+async function existingShop(services: Services, shop: string): Promise<string> {
+  if (!v.is(v.pipe(v.string(), v.uuid()), shop)) throw new UsageError('--shop needs a shop id (UUID)');
+  if (!(await findTenant(services.database.db, shop))) throw new UsageError(`no shop ${shop}`);
+  return shop;
+}
+
+async function withServices<T>(env: Env, work: (services: Services) => Promise<T>): Promise<T> {
+  const database = await openDatabase(env);
+  try {
+    return await work(createServices(database));
+  } finally {
+    await database.close();
+  }
+}
+
+const WORKER_ROLES: readonly WorkerRole[] = [
+  'memory-worker',
+  'payment-worker',
+  'app-worker',
+  'translation-worker',
+  'media-worker',
+];
+
+export async function migrate(env: Env, out: CommandOutput): Promise<void> {
+  await withServices(env, async (services) => {
+    out.stdout(JSON.stringify({ migrated: true, storage: services.database.kind }));
+  });
+}
+
+export async function shopCreate(
+  env: Env,
+  out: CommandOutput,
+  options: { name: string; ownerEmail?: string },
+) {
+  const name = v.safeParse(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)), options.name);
+  if (!name.success) throw new UsageError('--name needs a shop name of 1 to 200 characters');
+  if (options.ownerEmail !== undefined && !v.is(v.pipe(v.string(), v.email()), options.ownerEmail)) {
+    throw new UsageError('--owner-email needs an email address');
+  }
+  await withServices(env, async (services) => {
+    const shop = await createShop(services, { name: name.output, ownerEmail: options.ownerEmail });
+    out.stdout(JSON.stringify({ tenantId: shop.tenantId, token: shop.token }));
+  });
+}
+
+export async function tokenCreate(
+  env: Env,
+  out: CommandOutput,
+  options: { shop: string; name: string; role?: string; userId?: string; expiresAt?: string },
+) {
+  const role = options.role === undefined ? undefined : v.safeParse(Role, options.role);
+  if (role && !role.success) throw new UsageError('--role must be owner, admin, editor or reader');
+  if (!options.userId && !role)
+    throw new UsageError('give --role for an API token or --user for a personal token');
+  const expiresAt = options.expiresAt ? new Date(options.expiresAt) : undefined;
+  if (expiresAt && Number.isNaN(expiresAt.getTime()))
+    throw new UsageError('--expires needs an ISO 8601 timestamp');
+  await withServices(env, async (services) => {
+    const shop = await existingShop(services, options.shop);
+    const created = await services.database.transaction((tx) =>
+      createToken(
+        tx,
+        services,
+        shop,
+        { kind: 'system', process: 'cli' },
+        {
+          name: options.name,
+          kind: options.userId ? 'personal' : 'api',
+          userId: options.userId,
+          role: role?.success ? role.output : undefined,
+          expiresAt,
+        },
+      ),
+    );
+    if (!created.ok) throw new UsageError(created.detail);
+    out.stdout(JSON.stringify({ tokenId: created.value.details.id, token: created.value.token }));
+  });
+}
+
+export async function tokenRevoke(env: Env, out: CommandOutput, options: { shop: string; tokenId: string }) {
+  await withServices(env, async (services) => {
+    const shop = await existingShop(services, options.shop);
+    if (!v.is(v.pipe(v.string(), v.uuid()), options.tokenId))
+      throw new UsageError('--token needs a token id (UUID)');
+    const revoked = await services.database.transaction((tx) =>
+      revokeTokenOf(tx, services, shop, { kind: 'system', process: 'cli' }, options.tokenId),
+    );
+    if (!revoked.ok) throw new UsageError(revoked.detail);
+    out.stdout(JSON.stringify({ tokenId: revoked.value.id, revokedAt: revoked.value.revokedAt }));
+  });
+}
+
+export async function backfill(env: Env, out: CommandOutput) {
+  await withServices(env, async (services) => {
+    const created = await backfillStarters(services);
+    out.stdout(JSON.stringify({ shops: Object.fromEntries(created) }));
+  });
+}
+
+/**
+ * Runs the service for PROCESS_ROLE until SIGTERM/SIGINT, then shuts down gracefully: the HTTP
+ * server stops accepting, workers finish their batch and release their leases, the database closes.
+ */
+export async function start(env: Env, out: CommandOutput, signals: NodeJS.EventEmitter): Promise<void> {
+  const role = env.PROCESS_ROLE;
+  if (role !== 'all' && role !== 'http' && !env.DATABASE_URL) {
+    throw new UsageError(
+      `PROCESS_ROLE=${role} needs PostgreSQL (set DATABASE_URL): embedded storage allows one process, so run PROCESS_ROLE=all instead.`,
+    );
+  }
+  const logger = createLogger(env.LOG_LEVEL);
+  const database = await openDatabase(env);
+  const services = createServices(database);
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    await backfillStarters(services);
+    if (role === 'all' || role === 'http') {
+      const demo = await createDemoShopIfEmpty(services);
+      const server = await startHttpServer(services, {
+        port: env.PORT,
+        host: env.HOST,
+        bodyLimitBytes: env.BODY_LIMIT_BYTES,
+        logger,
+      });
+      stops.push(() => server.close());
+      const url = `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${server.port}`;
+      const storage =
+        database.kind === 'pglite' ? `embedded PGlite in ${env.CARTWRIGHT_DATA_DIR}` : 'PostgreSQL';
+      out.stderr(`Cartwright (${role}) is listening on ${url} with ${storage}.`);
+      if (demo) {
+        out.stderr('A demo shop was created. Its owner token is printed once, below; keep it.');
+        out.stdout(JSON.stringify({ tenantId: demo.tenantId, token: demo.token, url }));
+        out.stderr(`Try: curl -H "Authorization: Bearer ${demo.token}" ${url}/api/shop`);
+      }
+    }
+    const roles = role === 'all' ? WORKER_ROLES : WORKER_ROLES.filter((candidate) => candidate === role);
+    if (roles.length > 0) {
+      const workers = startWorkers(services, {
+        roles,
+        owner: `${hostname()}:${process.pid}`,
+        pollMs: env.WORKER_POLL_MS,
+        leaseMs: env.WORKER_LEASE_MS,
+        log: (line) => logger.info(line),
+      });
+      stops.unshift(() => workers.stop());
+      if (role !== 'all') out.stderr(`Cartwright ${role} is running (no HTTP port).`);
+    }
+  } catch (error) {
+    for (const stop of stops) await stop();
+    await database.close();
+    throw error;
+  }
+  await new Promise<void>((resolve) => {
+    const shutdown = () => resolve();
+    signals.once('SIGTERM', shutdown);
+    signals.once('SIGINT', shutdown);
+  });
+  logger.info({ role }, 'shutting down');
+  for (const stop of stops) await stop();
+  await database.close();
+}

@@ -1,0 +1,181 @@
+import { handleMcpRequest } from '@cartwright/mcp';
+import {
+  type AnyOperation,
+  authenticate,
+  fail,
+  invokeOperation,
+  type JsonSchema,
+  operationInputSchema,
+  type Principal,
+  operations as registeredOperations,
+  type Services,
+} from '@cartwright/service';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { requestId } from 'hono/request-id';
+import type { Logger } from 'pino';
+import { openApiDocument } from './openapi.ts';
+import { problemResponse } from './problem.ts';
+
+export interface AppOptions {
+  /** Structured request logs; silent when absent. */
+  readonly logger?: Logger | undefined;
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  readonly bodyLimitBytes?: number | undefined;
+  /** The operations to serve (default: the whole registry). */
+  readonly operations?: readonly AnyOperation[] | undefined;
+  readonly version?: string | undefined;
+}
+
+type Env = { Variables: { principal: Principal; requestId: string } };
+
+/** Query strings carry text; the operation's schema says which values are numbers or booleans. */
+function queryInput(url: URL, schema: JsonSchema): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const input: Record<string, unknown> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(key);
+    const type = properties[key]?.type;
+    const coerce = (value: string): unknown => {
+      if (
+        (type === 'number' || type === 'integer') &&
+        value.trim() !== '' &&
+        Number.isFinite(Number(value))
+      ) {
+        return Number(value);
+      }
+      if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+      return value;
+    };
+    input[key] = type === 'array' ? values.map(coerce) : coerce(values.at(-1)!);
+  }
+  return input;
+}
+
+async function bodyInput(
+  request: Request,
+): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; response: Response }> {
+  const text = await request.text();
+  if (text.trim() === '') return { ok: true, value: {} };
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
+    return {
+      ok: false,
+      response: problemResponse(fail('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.')),
+    };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { ok: false, response: problemResponse(fail('INVALID_JSON', 'The body is not valid JSON.')) };
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return {
+      ok: false,
+      response: problemResponse(
+        fail('VALIDATION_FAILED', 'The body must be a JSON object.', {
+          errors: [{ pointer: '', message: 'expected an object' }],
+        }),
+      ),
+    };
+  }
+  return { ok: true, value: parsed as Record<string, unknown> };
+}
+
+function bearerOf(header: string | undefined): string | undefined {
+  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  return match?.[1];
+}
+
+/** The HTTP application: one route per registered operation, plus health, OpenAPI and /mcp. */
+export function createApp(services: Services, options: AppOptions = {}): Hono<Env> {
+  const operations = options.operations ?? registeredOperations;
+  const app = new Hono<Env>();
+  const logger = options.logger;
+
+  app.use('*', requestId());
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    logger?.info({
+      requestId: c.get('requestId'),
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      tenantId: c.get('principal')?.tenantId,
+    });
+  });
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: options.bodyLimitBytes ?? 1024 * 1024,
+      onError: (c) =>
+        problemResponse(
+          fail('PAYLOAD_TOO_LARGE', 'The request body is larger than this server accepts.'),
+          c.get('requestId'),
+        ),
+    }),
+  );
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    try {
+      await services.database.ping();
+      return c.json({ status: 'ready', storage: services.database.kind });
+    } catch {
+      return problemResponse(fail('NOT_READY', 'The database is not reachable.'), c.get('requestId'));
+    }
+  });
+
+  app.all('/mcp', (c) => handleMcpRequest(services, c.req.raw));
+
+  app.use('/api/*', async (c, next) => {
+    const authenticated = await authenticate(services, bearerOf(c.req.header('authorization')));
+    if (!authenticated.ok) {
+      const response = problemResponse(authenticated, c.get('requestId'));
+      response.headers.set('www-authenticate', 'Bearer realm="cartwright"');
+      return response;
+    }
+    c.set('principal', authenticated.value);
+    await next();
+  });
+
+  const document = openApiDocument(operations, options.version ?? '0.1.0');
+  app.get('/api/openapi.json', (c) => c.json(document));
+
+  for (const operation of operations) {
+    const http = operation.http;
+    if (!http) continue;
+    const inputSchema = operationInputSchema(operation);
+    app.on(http.method, http.path, async (c) => {
+      const id = c.get('requestId');
+      let body: Record<string, unknown> = {};
+      if (http.method !== 'GET') {
+        const parsed = await bodyInput(c.req.raw);
+        if (!parsed.ok) {
+          parsed.response.headers.set('x-request-id', id);
+          return parsed.response;
+        }
+        body = parsed.value;
+      }
+      const input = { ...queryInput(new URL(c.req.url), inputSchema), ...body, ...c.req.param() };
+      const result = await invokeOperation(services, operation, c.get('principal'), input);
+      if (!result.ok) return problemResponse(result, id);
+      return c.json(result.value as object, http.status ?? 200);
+    });
+  }
+
+  app.notFound((c) =>
+    problemResponse(fail('ROUTE_NOT_FOUND', `No route ${c.req.method} ${c.req.path}.`), c.get('requestId')),
+  );
+  app.onError((error, c) => {
+    logger?.error({ requestId: c.get('requestId'), err: error }, 'unhandled error');
+    return problemResponse(
+      fail('INTERNAL', 'Internal error. Quote the request id when you report it.'),
+      c.get('requestId'),
+    );
+  });
+  return app;
+}

@@ -1,0 +1,90 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { findMembership, findTenant, findTokenByHash, touchToken } from '@cartwright/repository';
+import { fail, type Result } from './errors.ts';
+import { effectivePermissions, type Permission, type Role } from './permissions.ts';
+import type { Services } from './services.ts';
+
+/** Who is calling: always exactly one shop. */
+export interface Principal {
+  readonly tenantId: string;
+  readonly tokenId: string;
+  readonly tokenKind: 'personal' | 'api';
+  readonly userId: string | null;
+  readonly role: Role;
+  readonly permissions: ReadonlySet<Permission>;
+}
+
+export type TokenKind = Principal['tokenKind'];
+
+// cw_<pat|api>_<shop id as 32 hex>_<43 base64url characters of secret>. Carrying the shop id lets
+// the lookup stay inside one shop's rows, and the prefix lets secret scanners recognise a leak.
+const TOKEN_PATTERN = /^cw_(pat|api)_([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/;
+
+export interface IssuedToken {
+  readonly token: string;
+  readonly hash: string;
+  readonly hint: string;
+}
+
+/** Makes a new opaque token for a shop. The caller stores only `hash` and shows `token` once. */
+export function issueToken(tenantId: string, kind: TokenKind): IssuedToken {
+  const secret = randomBytes(32).toString('base64url');
+  const token = `cw_${kind === 'personal' ? 'pat' : 'api'}_${tenantId.replaceAll('-', '')}_${secret}`;
+  return { token, hash: hashToken(token), hint: `${token.slice(0, 7)}…${secret.slice(-4)}` };
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function tenantIdOf(hex: string): string {
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Resolves a bearer token to a principal. Every failure answers the same UNAUTHENTICATED so a
+ * caller cannot tell a revoked token from an unknown one. Personal tokens take the member's
+ * current role, so removing a membership disables its tokens at once.
+ */
+export async function authenticate(
+  services: Services,
+  token: string | undefined,
+): Promise<Result<Principal>> {
+  const denied = fail('UNAUTHENTICATED', 'A valid bearer token is required.');
+  const match = token ? TOKEN_PATTERN.exec(token) : null;
+  if (!match || !token) return denied;
+  const tenantId = tenantIdOf(match[2]!);
+  const db = services.database.db;
+  const row = await findTokenByHash(db, tenantId, hashToken(token));
+  const now = services.clock.now();
+  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return denied;
+  if (!(await findTenant(db, tenantId))) return denied;
+  let role: Role;
+  let granted: readonly string[] | null;
+  if (row.kind === 'personal') {
+    const membership = row.userId ? await findMembership(db, tenantId, row.userId) : undefined;
+    if (!membership) return denied;
+    role = membership.role;
+    granted = membership.permissions;
+  } else {
+    role = row.role ?? 'reader';
+    granted = row.permissions;
+  }
+  await touchToken(db, tenantId, row.id, now);
+  return {
+    ok: true,
+    value: {
+      tenantId,
+      tokenId: row.id,
+      tokenKind: row.kind,
+      userId: row.userId,
+      role,
+      permissions: effectivePermissions(role, granted),
+    },
+  };
+}
+
+/** The actor recorded on events and activity. */
+export function actorOf(principal: Principal): { kind: 'token'; tokenId: string; userId: string | null } {
+  return { kind: 'token', tokenId: principal.tokenId, userId: principal.userId };
+}

@@ -1,0 +1,86 @@
+/** Every stable error code the service returns. Adding one does not compile until it has a status. */
+export type ErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'ROUTE_NOT_FOUND'
+  | 'INVALID_JSON'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'VALIDATION_FAILED'
+  | 'STALE_REVISION'
+  | 'CONFLICT'
+  | 'LAST_OWNER'
+  | 'NOT_READY'
+  | 'INTERNAL';
+
+/** The one code → HTTP status table (MCP carries the same codes in `isError` results). */
+export const errorStatus: Record<ErrorCode, number> = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  INVALID_JSON: 400,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  PAYLOAD_TOO_LARGE: 413,
+  VALIDATION_FAILED: 422,
+  STALE_REVISION: 409,
+  CONFLICT: 409,
+  LAST_OWNER: 409,
+  NOT_READY: 503,
+  INTERNAL: 500,
+};
+
+const titles: Record<ErrorCode, string> = {
+  UNAUTHENTICATED: 'Authentication required',
+  FORBIDDEN: 'Permission denied',
+  NOT_FOUND: 'Not found',
+  ROUTE_NOT_FOUND: 'No such route',
+  INVALID_JSON: 'Malformed JSON body',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
+  PAYLOAD_TOO_LARGE: 'Payload too large',
+  VALIDATION_FAILED: 'Invalid input',
+  STALE_REVISION: 'Stale revision',
+  CONFLICT: 'Conflict',
+  LAST_OWNER: 'A shop needs an owner',
+  NOT_READY: 'Not ready',
+  INTERNAL: 'Internal error',
+};
+
+export function errorTitle(code: ErrorCode): string {
+  return titles[code];
+}
+
+/** One problem with one input field; `pointer` is a JSON pointer into the merged input. */
+export interface FieldError {
+  readonly pointer: string;
+  readonly message: string;
+}
+
+export interface Failure {
+  readonly ok: false;
+  readonly code: ErrorCode;
+  readonly detail: string;
+  readonly errors?: readonly FieldError[];
+  /** Extra machine-readable members of the problem body (e.g. `expected`, `actual`). */
+  readonly extensions?: Readonly<Record<string, unknown>>;
+}
+
+export interface Success<T> {
+  readonly ok: true;
+  readonly value: T;
+}
+
+export type Result<T> = Success<T> | Failure;
+
+export function ok<T>(value: T): Success<T> {
+  return { ok: true, value };
+}
+
+export function fail(
+  code: ErrorCode,
+  detail: string,
+  more: { errors?: readonly FieldError[]; extensions?: Record<string, unknown> } = {},
+): Failure {
+  return { ok: false, code, detail, ...more };
+}

@@ -1,0 +1,20 @@
+import { appendEvents, type Executor } from '@cartwright/repository';
+import type { Services } from './services.ts';
+
+export type Actor =
+  | { readonly kind: 'token'; readonly tokenId: string; readonly userId: string | null }
+  | { readonly kind: 'system'; readonly process: string };
+
+/** Appends one domain event to the outbox in the caller's transaction. */
+export async function recordEvent(
+  tx: Executor,
+  services: Services,
+  tenantId: string,
+  actor: Actor,
+  name: string,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  await appendEvents(tx, tenantId, [
+    { id: services.ids.next(), name, payload, actor, occurredAt: services.clock.now() },
+  ]);
+}

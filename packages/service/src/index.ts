@@ -1,0 +1,78 @@
+export {
+  actorOf,
+  authenticate,
+  hashToken,
+  type IssuedToken,
+  issueToken,
+  type Principal,
+  type TokenKind,
+} from './auth.ts';
+export { type EnvEntries, EnvironmentError, integerVariable, readEnvironment } from './environment.ts';
+export {
+  type ErrorCode,
+  errorStatus,
+  errorTitle,
+  type Failure,
+  type FieldError,
+  fail,
+  ok,
+  type Result,
+  type Success,
+} from './errors.ts';
+export { type Actor, recordEvent } from './events.ts';
+export { type JsonSchema, jsonSchemaOf, operationInputSchema, operationOutputSchema } from './json-schema.ts';
+export { findOperation, operations } from './operations/index.ts';
+export {
+  type ConsumeOptions,
+  type ConsumeReport,
+  consumeOnce,
+  eventStatisticsProjection,
+  PROCESS_ROLES,
+  type ProcessRole,
+  type Projection,
+  projections,
+  releaseLeases,
+  type WorkerRole,
+} from './outbox/projections.ts';
+export {
+  effectivePermissions,
+  PERMISSIONS,
+  Permission,
+  ROLES,
+  Role,
+  rolePermissions,
+} from './permissions.ts';
+export {
+  type AnyOperation,
+  defineOperation,
+  fieldErrors,
+  type HttpMethod,
+  invokeOperation,
+  type Operation,
+  type OperationContext,
+} from './registry.ts';
+export {
+  type Clock,
+  createServices,
+  type IdSource,
+  type Services,
+  systemClock,
+  uuidV7Ids,
+} from './services.ts';
+export {
+  type CreatedShop,
+  createDemoShopIfEmpty,
+  createSandbox,
+  createShop,
+  insertShop,
+  type NewShop,
+  type ShopView,
+  shopView,
+} from './shops.ts';
+export {
+  NATIVE_CUSTOMER_GROUPS,
+  STARTER_DEFINITIONS,
+  type StarterDefinition,
+} from './starter/definitions.ts';
+export { backfillStarters, provisionStarters } from './starter/provision.ts';
+export { createToken, type NewToken, revokeTokenOf, type TokenView, tokenView } from './tokens.ts';

@@ -1,0 +1,127 @@
+import {
+  advanceCursor,
+  claimCursor,
+  countEvents,
+  type Executor,
+  ensureCursors,
+  listEvents,
+  type OutboxEventRow,
+  recordReceipts,
+  releaseCursors,
+} from '@cartwright/repository';
+import type { Services } from '../services.ts';
+
+export const PROCESS_ROLES = [
+  'all',
+  'http',
+  'memory-worker',
+  'payment-worker',
+  'app-worker',
+  'translation-worker',
+  'media-worker',
+] as const;
+export type ProcessRole = (typeof PROCESS_ROLES)[number];
+export type WorkerRole = Exclude<ProcessRole, 'all' | 'http'>;
+
+/** A consumer of the outbox. `apply` runs in the transaction that records its receipts. */
+export interface Projection {
+  readonly name: string;
+  readonly role: WorkerRole;
+  apply(tx: Executor, services: Services, tenantId: string, events: readonly OutboxEventRow[]): Promise<void>;
+}
+
+/** Diagnostic counts of events per name (read by `events.status`). */
+export const eventStatisticsProjection: Projection = {
+  name: 'event-statistics',
+  role: 'memory-worker',
+  apply: (tx, _services, tenantId, events) => countEvents(tx, tenantId, events),
+};
+
+/** Every projection the service runs. Later capabilities (flow matching, intelligence) add theirs. */
+export const projections: readonly Projection[] = [eventStatisticsProjection];
+
+export interface ConsumeOptions {
+  /** Unique per worker loop (host, pid, loop): it owns leases. */
+  readonly owner: string;
+  readonly leaseMs: number;
+  readonly batchSize: number;
+  /** Batches per claim before the shop is released so other shops get their turn. */
+  readonly maxBatches: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface ConsumeReport {
+  readonly tenantId: string | null;
+  readonly applied: number;
+  readonly leaseLost: boolean;
+}
+
+class LeaseLostError extends Error {}
+
+/**
+ * Leases one shop whose outbox is ahead of this projection and applies its backlog in batches.
+ * Each batch is one short transaction: fenced cursor advance, receipts, effect. A worker that lost
+ * its lease (paused past expiry) rolls its batch back, so no event is applied twice.
+ */
+export async function consumeOnce(
+  services: Services,
+  projection: Projection,
+  options: ConsumeOptions,
+): Promise<ConsumeReport> {
+  const database = services.database;
+  const claim = () =>
+    database.transaction((tx) => claimCursor(tx, projection.name, options.owner, options.leaseMs));
+  let claimed = await claim();
+  if (!claimed) {
+    await database.transaction((tx) => ensureCursors(tx, projection.name));
+    claimed = await claim();
+  }
+  if (!claimed) return { tenantId: null, applied: 0, leaseLost: false };
+  const { tenantId } = claimed;
+  let position = claimed.position;
+  let applied = 0;
+  try {
+    for (let batch = 0; batch < options.maxBatches && !options.signal?.aborted; batch++) {
+      const done = await database.transaction(async (tx) => {
+        const events = await listEvents(tx, tenantId, { afterSequence: position, limit: options.batchSize });
+        const last = events.at(-1);
+        if (!last) return null;
+        const moved = await advanceCursor(tx, {
+          consumer: projection.name,
+          tenantId,
+          owner: options.owner,
+          from: position,
+          to: last.sequence,
+          leaseMs: options.leaseMs,
+        });
+        if (!moved) throw new LeaseLostError();
+        const fresh = await recordReceipts(
+          tx,
+          tenantId,
+          projection.name,
+          events.map((event) => event.sequence),
+          options.owner,
+        );
+        const unseen = events.filter((event) => fresh.has(event.sequence));
+        if (unseen.length > 0) await projection.apply(tx, services, tenantId, unseen);
+        return { to: last.sequence, applied: unseen.length };
+      });
+      if (!done) break;
+      position = done.to;
+      applied += done.applied;
+    }
+  } catch (error) {
+    if (error instanceof LeaseLostError) return { tenantId, applied, leaseLost: true };
+    throw error;
+  } finally {
+    await database.transaction((tx) => releaseCursors(tx, projection.name, options.owner, tenantId));
+  }
+  return { tenantId, applied, leaseLost: false };
+}
+
+/** Gives back every lease this owner holds (graceful shutdown). */
+export async function releaseLeases(services: Services, owner: string): Promise<void> {
+  await services.database.transaction(async (tx) => {
+    for (const projection of projections) await releaseCursors(tx, projection.name, owner);
+  });
+}

@@ -1,0 +1,29 @@
+import type { Database } from '@cartwright/repository';
+import { v7 as uuidv7 } from 'uuid';
+
+/** The clock every use case reads; tests pass a fixed one. */
+export interface Clock {
+  now(): Date;
+}
+
+/** Where new ids come from (UUIDv7 in production). */
+export interface IdSource {
+  next(): string;
+}
+
+/** Everything a use case needs from the outside world, passed down explicitly. */
+export interface Services {
+  readonly database: Database;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+export const uuidV7Ids: IdSource = { next: () => uuidv7() };
+
+export function createServices(
+  database: Database,
+  overrides: Partial<Omit<Services, 'database'>> = {},
+): Services {
+  return { database, clock: overrides.clock ?? systemClock, ids: overrides.ids ?? uuidV7Ids };
+}

@@ -1,0 +1,161 @@
+import {
+  countTenants,
+  type Executor,
+  findTenant,
+  findUserByEmail,
+  insertChannel,
+  insertDefinition,
+  insertTenant,
+  insertUser,
+  listChannels,
+  listDefinitions,
+  listStarterProvisions,
+  lockTransaction,
+  recordStarterProvision,
+  type TenantRow,
+  upsertMembership,
+} from '@cartwright/repository';
+import type { Result } from './errors.ts';
+import { type Actor, recordEvent } from './events.ts';
+import { iso } from './schemas.ts';
+import type { Services } from './services.ts';
+import { provisionStarters } from './starter/provision.ts';
+import { createToken } from './tokens.ts';
+
+export interface NewShop {
+  readonly name: string;
+  /** The owner's email: they get a membership and a personal token. Without it, an owner API token. */
+  readonly ownerEmail?: string | undefined;
+  readonly mainLanguage?: string | undefined;
+}
+
+export interface CreatedShop {
+  readonly tenantId: string;
+  readonly userId: string | null;
+  /** The owner's token, shown this once. */
+  readonly token: string;
+}
+
+export interface ShopView {
+  readonly id: string;
+  readonly name: string;
+  readonly stage: 'live' | 'sandbox';
+  readonly sourceTenantId: string | null;
+  readonly mainLanguage: string;
+  readonly createdAt: string;
+}
+
+export function shopView(row: TenantRow): ShopView {
+  return {
+    id: row.id,
+    name: row.name,
+    stage: row.stage,
+    sourceTenantId: row.sourceTenantId,
+    mainLanguage: row.mainLanguage,
+    createdAt: iso(row.createdAt),
+  };
+}
+
+const system: Actor = { kind: 'system', process: 'provisioning' };
+
+/** Finds the user with this email, creating them if needed. */
+async function userFor(tx: Executor, services: Services, email: string): Promise<string> {
+  const existing = await findUserByEmail(tx, email);
+  return existing ? existing.id : (await insertUser(tx, { id: services.ids.next(), email })).id;
+}
+
+/** Grants ownership of a new shop and issues the owner's token. */
+async function admitOwner(
+  tx: Executor,
+  services: Services,
+  tenantId: string,
+  owner: { email?: string | undefined; userId?: string | null | undefined },
+): Promise<{ userId: string | null; token: string }> {
+  const userId = owner.userId ?? (owner.email ? await userFor(tx, services, owner.email) : null);
+  if (userId) await upsertMembership(tx, { tenantId, userId, role: 'owner' });
+  const issued: Result<{ token: string }> = await createToken(tx, services, tenantId, system, {
+    name: 'owner',
+    kind: userId ? 'personal' : 'api',
+    userId: userId ?? undefined,
+    role: userId ? undefined : 'owner',
+  });
+  if (!issued.ok) throw new Error(`owner token could not be issued: ${issued.detail}`);
+  return { userId, token: issued.value.token };
+}
+
+/**
+ * Creates a shop with its owner and the starter configuration in the caller's transaction.
+ * Signup uses this same routine before any customer exists.
+ */
+export async function insertShop(tx: Executor, services: Services, input: NewShop): Promise<CreatedShop> {
+  const tenant = await insertTenant(tx, {
+    id: services.ids.next(),
+    name: input.name,
+    mainLanguage: input.mainLanguage ?? 'en',
+    createdAt: services.clock.now(),
+  });
+  const owner = await admitOwner(tx, services, tenant.id, { email: input.ownerEmail });
+  const starters = await provisionStarters(tx, services, tenant.id);
+  await recordEvent(tx, services, tenant.id, system, 'shop.created', {
+    tenantId: tenant.id,
+    stage: 'live',
+    starters,
+  });
+  return { tenantId: tenant.id, userId: owner.userId, token: owner.token };
+}
+
+export function createShop(services: Services, input: NewShop): Promise<CreatedShop> {
+  return services.database.transaction((tx) => insertShop(tx, services, input));
+}
+
+/**
+ * Creates the demo shop when the database holds no shop at all (first start), so a new user
+ * can call the API at once. Serialised by a transaction lock: concurrent first starts make one.
+ */
+export async function createDemoShopIfEmpty(services: Services): Promise<CreatedShop | null> {
+  return services.database.transaction(async (tx) => {
+    await lockTransaction(tx, 'cartwright:first-start');
+    if ((await countTenants(tx)) > 0) return null;
+    return insertShop(tx, services, { name: 'Demo shop', ownerEmail: 'owner@demo.invalid' });
+  });
+}
+
+/**
+ * Creates a private sandbox of a shop: it copies the shop's current definitions, channels and
+ * starter tombstones (ids kept, so references inside definitions stay valid) instead of reseeding.
+ */
+export async function createSandbox(
+  services: Services,
+  sourceTenantId: string,
+  input: { name: string; ownerUserId: string | null; actor: Actor },
+): Promise<CreatedShop & { shop: ShopView }> {
+  return services.database.transaction(async (tx) => {
+    const source = await findTenant(tx, sourceTenantId);
+    if (!source) throw new Error(`no shop ${sourceTenantId}`);
+    const tenant = await insertTenant(tx, {
+      id: services.ids.next(),
+      name: input.name,
+      stage: 'sandbox',
+      sourceTenantId,
+      mainLanguage: source.mainLanguage,
+      createdAt: services.clock.now(),
+    });
+    const now = services.clock.now();
+    for (const row of await listDefinitions(tx, sourceTenantId)) {
+      await insertDefinition(tx, { ...row, tenantId: tenant.id, createdAt: now, updatedAt: now });
+    }
+    for (const row of await listChannels(tx, sourceTenantId)) {
+      await insertChannel(tx, { ...row, tenantId: tenant.id, createdAt: now, updatedAt: now });
+    }
+    for (const row of await listStarterProvisions(tx, sourceTenantId)) {
+      await recordStarterProvision(tx, tenant.id, row.key, row.definitionId);
+    }
+    const owner = await admitOwner(tx, services, tenant.id, { userId: input.ownerUserId });
+    await recordEvent(tx, services, tenant.id, input.actor, 'shop.created', {
+      tenantId: tenant.id,
+      stage: 'sandbox',
+      sourceTenantId,
+    });
+    return { tenantId: tenant.id, userId: owner.userId, token: owner.token, shop: shopView(tenant) };
+  });
+}
