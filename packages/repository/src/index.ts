@@ -14,6 +14,8 @@ export {
   type ChannelRow,
   type DefinitionKind,
   type DefinitionRow,
+  findDefinitionByKey,
+  findMainOrKeyedChannel,
   insertChannel,
   insertDefinition,
   listChannels,

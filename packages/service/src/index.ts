@@ -74,5 +74,5 @@ export {
   STARTER_DEFINITIONS,
   type StarterDefinition,
 } from './starter/definitions.ts';
-export { backfillStarters, provisionStarters } from './starter/provision.ts';
+export { type BackfillReport, backfillStarters, provisionStarters } from './starter/provision.ts';
 export { createToken, type NewToken, revokeTokenOf, type TokenView, tokenView } from './tokens.ts';

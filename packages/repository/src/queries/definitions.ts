@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, or } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { channels, definitions, starterProvisions } from '../schema.ts';
 
@@ -26,6 +26,34 @@ export async function listDefinitions(
     .from(definitions)
     .where(and(...conditions))
     .orderBy(asc(definitions.kind), asc(definitions.createdAt), asc(definitions.id));
+}
+
+export async function findDefinitionByKey(
+  tx: Executor,
+  tenantId: string,
+  kind: DefinitionKind,
+  key: string,
+): Promise<DefinitionRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(definitions)
+    .where(and(eq(definitions.tenantId, tenantId), eq(definitions.kind, kind), eq(definitions.key, key)));
+  return row;
+}
+
+/** The shop's main channel, or the channel with this key, whichever exists. */
+export async function findMainOrKeyedChannel(
+  tx: Executor,
+  tenantId: string,
+  key: string,
+): Promise<ChannelRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(channels)
+    .where(and(eq(channels.tenantId, tenantId), or(eq(channels.isMain, true), eq(channels.key, key))))
+    .orderBy(desc(channels.isMain))
+    .limit(1);
+  return row;
 }
 
 export async function insertChannel(

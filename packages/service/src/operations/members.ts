@@ -5,6 +5,7 @@ import {
   findUserByEmail,
   insertUser,
   listMembers,
+  lockTransaction,
   type MemberRow,
   upsertMembership,
 } from '@cartwright/repository';
@@ -74,6 +75,7 @@ export const addMember = defineOperation({
       const user =
         (await findUserByEmail(tx, input.email)) ??
         (await insertUser(tx, { id: services.ids.next(), email: input.email, name: input.name ?? null }));
+      await lockTransaction(tx, `owners:${tenantId}`);
       const existing = await findMembership(tx, tenantId, user.id);
       if (existing?.role === 'owner' && input.role !== 'owner') {
         if (principal.role !== 'owner') return fail('FORBIDDEN', 'Only owners may unmake owners.');
@@ -113,6 +115,8 @@ export const removeMember = defineOperation({
   output: v.object({ userId: Uuid, removed: v.literal(true) }),
   async handler({ services, tenantId, principal }, input) {
     return services.database.transaction(async (tx) => {
+      // Serialise owner changes per shop: two owners removing each other must leave one.
+      await lockTransaction(tx, `owners:${tenantId}`);
       const existing = await findMembership(tx, tenantId, input.userId);
       if (!existing) return fail('NOT_FOUND', 'No member with this id belongs to this shop.');
       if (existing.role === 'owner') {

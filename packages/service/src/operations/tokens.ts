@@ -1,7 +1,7 @@
 import { listTokens } from '@cartwright/repository';
 import * as v from 'valibot';
 import { actorOf } from '../auth.ts';
-import { ok } from '../errors.ts';
+import { fail, ok } from '../errors.ts';
 import { Permission, Role } from '../permissions.ts';
 import { defineOperation } from '../registry.ts';
 import { Limit, NullableTimestamp, Timestamp, Uuid } from '../schemas.ts';
@@ -57,7 +57,7 @@ export const createShopToken = defineOperation({
   output: v.object({ token: v.string(), details: Token }),
   async handler({ services, tenantId, principal }, input) {
     if (input.kind === 'api' && input.role === 'owner' && principal.role !== 'owner') {
-      return { ok: false, code: 'FORBIDDEN', detail: 'Only owners may create owner tokens.' };
+      return fail('FORBIDDEN', 'Only owners may create owner tokens.');
     }
     return services.database.transaction((tx) =>
       createToken(tx, services, tenantId, actorOf(principal), {

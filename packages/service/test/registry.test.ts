@@ -1,0 +1,137 @@
+import type { Database } from '@cartwright/repository';
+import { createTestDatabase } from '@cartwright/repository/testing';
+import {
+  type CreatedShop,
+  createServices,
+  createShop,
+  type ErrorCode,
+  errorStatus,
+  errorTitle,
+  fieldErrors,
+  invokeOperation,
+  operationInputSchema,
+  operationOutputSchema,
+  operations,
+  type Principal,
+  type Services,
+} from '@cartwright/service';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPrincipal, operationNamed, principalOf } from './principals.ts';
+
+let database: Database;
+let services: Services;
+let shop: CreatedShop;
+let owner: Principal;
+let reader: Principal;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  services = createServices(database);
+  shop = await createShop(services, { name: 'Registry shop', ownerEmail: 'owner@registry.test' });
+  owner = await principalOf(services, shop.token);
+  reader = await apiPrincipal(services, shop.tenantId, 'reader');
+});
+afterAll(async () => database?.close());
+
+describe('invokeOperation', () => {
+  const garbage = { email: 42, role: 'emperor', permissions: 'all' };
+
+  it('answers FORBIDDEN before it looks at the input', async () => {
+    const result = await invokeOperation(services, operationNamed('members.add'), reader, garbage);
+    expect(result).toMatchObject({
+      ok: false,
+      code: 'FORBIDDEN',
+      extensions: { permission: 'members.manage' },
+    });
+  });
+
+  it('answers VALIDATION_FAILED for the same input from a caller with the permission', async () => {
+    const result = await invokeOperation(services, operationNamed('members.add'), owner, garbage);
+    expect(result).toMatchObject({ ok: false, code: 'VALIDATION_FAILED' });
+  });
+
+  it('points at each invalid field with a JSON pointer', async () => {
+    const result = await invokeOperation(services, operationNamed('tokens.create'), owner, {
+      name: '',
+      kind: 'x',
+    });
+    if (result.ok) throw new Error('expected a validation failure');
+    expect(result.code).toBe('VALIDATION_FAILED');
+    expect(result.errors?.map((error) => error.pointer).sort()).toEqual(['/kind', '/name']);
+    for (const error of result.errors ?? []) expect(error.message).not.toBe('');
+  });
+
+  it('lets a permission-free operation through for any token of the shop', async () => {
+    const result = await invokeOperation(services, operationNamed('shop.get'), reader, undefined);
+    expect(result).toMatchObject({
+      ok: true,
+      value: { shop: { id: shop.tenantId }, caller: { role: 'reader' } },
+    });
+  });
+});
+
+describe('fieldErrors', () => {
+  it('escapes ~ and / in keys and points at the whole input for a root issue', () => {
+    const schema = v.object({ 'a/b': v.object({ 'c~d': v.string() }) });
+    const nested = v.safeParse(schema, { 'a/b': { 'c~d': 1 } });
+    const root = v.safeParse(schema, 'not an object');
+    expect(fieldErrors(nested.issues ?? []).map((error) => error.pointer)).toEqual(['/a~1b/c~0d']);
+    expect(fieldErrors(root.issues ?? []).map((error) => error.pointer)).toEqual(['']);
+  });
+});
+
+describe('operations', () => {
+  it('have unique names and unique HTTP routes', () => {
+    const names = operations.map((operation) => operation.name);
+    expect(new Set(names).size).toBe(names.length);
+    const routes = operations.flatMap((operation) =>
+      operation.http ? [`${operation.http.method} ${operation.http.path}`] : [],
+    );
+    expect(new Set(routes).size).toBe(routes.length);
+  });
+
+  it.each(operations.map((operation) => [operation.name, operation] as const))(
+    '%s declares a summary, object schemas and a consistent readOnly flag',
+    (_, operation) => {
+      expect(operation.summary.trim().length).toBeGreaterThan(10);
+      expect(operationInputSchema(operation)).toMatchObject({ type: 'object' });
+      expect(operationOutputSchema(operation)).toMatchObject({ type: 'object' });
+      if (operation.http) {
+        expect(operation.readOnly).toBe(operation.http.method === 'GET');
+        expect(operation.http.path).toMatch(/^\/api\//);
+        const parameters = [...operation.http.path.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1]);
+        const properties = Object.keys(operationInputSchema(operation).properties ?? {});
+        for (const parameter of parameters) expect(properties).toContain(parameter);
+      }
+    },
+  );
+});
+
+describe('errorStatus', () => {
+  // Record<ErrorCode, …> does not compile when a code is missing here.
+  const expected: Record<ErrorCode, number> = {
+    UNAUTHENTICATED: 401,
+    FORBIDDEN: 403,
+    NOT_FOUND: 404,
+    ROUTE_NOT_FOUND: 404,
+    INVALID_JSON: 400,
+    UNSUPPORTED_MEDIA_TYPE: 415,
+    PAYLOAD_TOO_LARGE: 413,
+    VALIDATION_FAILED: 422,
+    STALE_REVISION: 409,
+    CONFLICT: 409,
+    LAST_OWNER: 409,
+    NOT_READY: 503,
+    INTERNAL: 500,
+  };
+
+  it('maps every code to its HTTP error status and a title', () => {
+    expect(errorStatus).toEqual(expected);
+    for (const code of Object.keys(expected) as ErrorCode[]) {
+      expect(errorStatus[code]).toBeGreaterThanOrEqual(400);
+      expect(errorStatus[code]).toBeLessThan(600);
+      expect(errorTitle(code)).toMatch(/\S/);
+    }
+  });
+});
