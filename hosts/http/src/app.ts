@@ -7,6 +7,7 @@ import {
   type JsonSchema,
   operationInputSchema,
   type Principal,
+  problemResponse,
   operations as registeredOperations,
   type Services,
 } from '@cartwright/service';
@@ -15,7 +16,6 @@ import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
 import { openApiDocument } from './openapi.ts';
-import { problemResponse } from './problem.ts';
 
 export interface AppOptions {
   /** Structured request logs; silent when absent. */

@@ -2,5 +2,4 @@ export { type AppOptions, createApp } from './app.ts';
 export { httpEnvironment } from './env.ts';
 export { createLogger } from './logger.ts';
 export { openApiDocument } from './openapi.ts';
-export { type Problem, problemOf, problemResponse } from './problem.ts';
 export { type HttpServerOptions, type RunningHttpServer, startHttpServer } from './server.ts';

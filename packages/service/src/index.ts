@@ -42,6 +42,7 @@ export {
   Role,
   rolePermissions,
 } from './permissions.ts';
+export { type Problem, problemOf, problemResponse } from './problem.ts';
 export {
   type AnyOperation,
   defineOperation,

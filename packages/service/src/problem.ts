@@ -1,4 +1,4 @@
-import { type ErrorCode, errorStatus, errorTitle, type Failure } from '@cartwright/service';
+import { type ErrorCode, errorStatus, errorTitle, type Failure } from './errors.ts';
 
 /** An RFC 9457 problem body carrying the service's stable error code. */
 export interface Problem {
@@ -7,12 +7,12 @@ export interface Problem {
   readonly status: number;
   readonly code: ErrorCode;
   readonly detail: string;
-  readonly instance?: string;
   readonly requestId?: string;
   readonly errors?: Failure['errors'];
   readonly [extension: string]: unknown;
 }
 
+/** The problem body of a failure: the one shape every transport answers an error with. */
 export function problemOf(failure: Failure, requestId?: string): Problem {
   return {
     ...failure.extensions,
@@ -26,13 +26,19 @@ export function problemOf(failure: Failure, requestId?: string): Problem {
   };
 }
 
-export function problemResponse(failure: Failure, requestId?: string): Response {
+/** A `Response` with the problem body (`application/problem+json`), for fetch-style hosts. */
+export function problemResponse(
+  failure: Failure,
+  requestId?: string,
+  headers: Record<string, string> = {},
+): Response {
   const body = problemOf(failure, requestId);
   return new Response(JSON.stringify(body), {
     status: body.status,
     headers: {
       'content-type': 'application/problem+json',
       ...(requestId ? { 'x-request-id': requestId } : {}),
+      ...headers,
     },
   });
 }

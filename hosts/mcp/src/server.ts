@@ -1,0 +1,130 @@
+import {
+  type AnyOperation,
+  type Failure,
+  fail,
+  findOperation,
+  invokeOperation,
+  type JsonSchema,
+  ok,
+  operationInputSchema,
+  operations,
+  type Principal,
+  type Result,
+  type Services,
+} from '@cartwright/service';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+
+const SERVER_INFO = { name: 'cartwright', version: '0.1.0' } as const;
+
+export interface McpServerOptions {
+  /**
+   * Told about exceptions escaping an operation (bugs, broken infrastructure). The caller only
+   * gets an INTERNAL result with `reference`, never the exception text.
+   */
+  readonly onInternalError?: (error: unknown, reference: string) => void;
+}
+
+type ObjectSchema = Tool['inputSchema'];
+
+/** MCP requires tool input schemas to describe objects; every operation takes one. */
+function objectSchema(operation: AnyOperation, schema: JsonSchema): ObjectSchema {
+  if (schema.type !== 'object') {
+    throw new Error(`The input schema of ${operation.name} is not an object schema.`);
+  }
+  // MCP wants every property schema as an object: spell the boolean forms out.
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties ?? {}).map(([key, value]) => [
+      key,
+      typeof value === 'boolean' ? (value ? {} : { not: {} }) : value,
+    ]),
+  );
+  return { ...schema, type: 'object', properties };
+}
+
+// No `outputSchema`: the SDK client (1.32) checks `structuredContent` against it even on
+// `isError` results, and failures carry `{ code, detail }` there, not the operation's output.
+function toolOf(operation: AnyOperation): Tool {
+  return {
+    name: operation.name,
+    description: operation.summary,
+    inputSchema: objectSchema(operation, operationInputSchema(operation)),
+    annotations: { readOnlyHint: operation.readOnly },
+  };
+}
+
+let tools: readonly Tool[] | undefined;
+
+/** The MCP tool of every registry operation (built once: the registry is fixed at start). */
+function mcpTools(): readonly Tool[] {
+  tools ??= operations.map(toolOf);
+  return tools;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function succeeded(value: unknown): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    ...(isRecord(value) ? { structuredContent: value } : {}),
+  };
+}
+
+/** The same members as the HTTP problem body, minus the transport's `type`, `title` and `status`. */
+function failed(failure: Failure): CallToolResult {
+  const body: Record<string, unknown> = {
+    ...failure.extensions,
+    code: failure.code,
+    detail: failure.detail,
+    ...(failure.errors ? { errors: failure.errors } : {}),
+  };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+}
+
+/**
+ * Who the calls are made as: a principal already authenticated for this request (HTTP), or a
+ * function that authenticates again on every call (a long stdio session, so a revoked token or
+ * a removed member stops working at once).
+ */
+export type PrincipalSource = Principal | (() => Promise<Result<Principal>>);
+
+/**
+ * The one MCP server factory behind stdio and Streamable HTTP: a tool per registry operation,
+ * every call made through `invokeOperation`. Domain failures are `isError` results carrying the
+ * same `code` as the HTTP problem body.
+ */
+export function createMcpServer(
+  services: Services,
+  principalSource: PrincipalSource,
+  options: McpServerOptions = {},
+): McpServer {
+  const server = new McpServer(SERVER_INFO);
+  // registerTool accepts only zod schemas; the registry's schemas are valibot, so the tool
+  // requests are answered directly on the low-level server.
+  server.server.registerCapabilities({ tools: {} });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...mcpTools()] }));
+  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const operation = findOperation(request.params.name);
+    if (!operation) return failed(fail('NOT_FOUND', `No tool is named ${request.params.name}.`));
+    try {
+      const principal = typeof principalSource === 'function' ? await principalSource() : ok(principalSource);
+      if (!principal.ok) return failed(principal);
+      const result = await invokeOperation(services, operation, principal.value, request.params.arguments);
+      return result.ok ? succeeded(result.value) : failed(result);
+    } catch (error) {
+      const reference = services.ids.next();
+      options.onInternalError?.(error, reference);
+      return failed(
+        fail('INTERNAL', `Internal error (reference ${reference}).`, { extensions: { reference } }),
+      );
+    }
+  });
+  return server;
+}
