@@ -11,9 +11,8 @@ import {
   readEnvironment,
   revokeTokenOf,
   type Services,
-  type WorkerRole,
 } from '@cartwright/service';
-import { startWorkers } from '@cartwright/worker';
+import { needsPostgres, startWorkers, WORKER_ROLES } from '@cartwright/worker';
 import * as v from 'valibot';
 import { cliEnvironment } from './env.ts';
 
@@ -52,14 +51,6 @@ async function withServices<T>(env: Env, work: (services: Services) => Promise<T
     await database.close();
   }
 }
-
-const WORKER_ROLES: readonly WorkerRole[] = [
-  'memory-worker',
-  'payment-worker',
-  'app-worker',
-  'translation-worker',
-  'media-worker',
-];
 
 export async function migrate(env: Env, out: CommandOutput): Promise<void> {
   await withServices(env, async (services) => {
@@ -132,8 +123,15 @@ export async function tokenRevoke(env: Env, out: CommandOutput, options: { shop:
 
 export async function backfill(env: Env, out: CommandOutput) {
   await withServices(env, async (services) => {
-    const created = await backfillStarters(services);
-    out.stdout(JSON.stringify({ shops: Object.fromEntries(created) }));
+    const report = await backfillStarters(services);
+    out.stdout(
+      JSON.stringify({
+        created: Object.fromEntries(report.created),
+        failed: Object.fromEntries(report.failed),
+      }),
+    );
+    if (report.failed.size > 0)
+      throw new UsageError(`the backfill failed for ${report.failed.size} shop(s); see "failed"`);
   });
 }
 
@@ -144,16 +142,16 @@ export async function backfill(env: Env, out: CommandOutput) {
 export async function start(env: Env, out: CommandOutput, signals: NodeJS.EventEmitter): Promise<void> {
   const role = env.PROCESS_ROLE;
   if (role !== 'all' && role !== 'http' && !env.DATABASE_URL) {
-    throw new UsageError(
-      `PROCESS_ROLE=${role} needs PostgreSQL (set DATABASE_URL): embedded storage allows one process, so run PROCESS_ROLE=all instead.`,
-    );
+    throw new UsageError(needsPostgres(role));
   }
   const logger = createLogger(env.LOG_LEVEL);
   const database = await openDatabase(env);
   const services = createServices(database);
   const stops: (() => Promise<void>)[] = [];
   try {
-    await backfillStarters(services);
+    const backfill = await backfillStarters(services);
+    for (const [tenantId, reason] of backfill.failed)
+      logger.error({ tenantId, reason }, 'starter backfill failed');
     if (role === 'all' || role === 'http') {
       const demo = await createDemoShopIfEmpty(services);
       const server = await startHttpServer(services, {

@@ -1,4 +1,4 @@
-import { integerVariable } from '@cartwright/service';
+import { integerVariable, storageEnvironment } from '@cartwright/service';
 import * as v from 'valibot';
 
 /** The HTTP host's variables (the CLI's `start` reads these too, with the workers' own). */
@@ -8,6 +8,5 @@ export const httpEnvironment = {
   HOST: v.optional(v.pipe(v.string(), v.minLength(1)), '127.0.0.1'),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   BODY_LIMIT_BYTES: integerVariable(1024 * 1024, 1024, 64 * 1024 * 1024),
-  DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL'))),
-  CARTWRIGHT_DATA_DIR: v.optional(v.string(), '.data'),
+  ...storageEnvironment,
 };

@@ -1,9 +1,9 @@
+import { storageEnvironment } from '@cartwright/service';
 import * as v from 'valibot';
 
 /** The stdio binary's variables, validated by the service's `readEnvironment` before anything opens. */
 export const mcpEnvironment = {
   /** The token every call of the session is made with: it picks the shop and the permissions. */
   CARTWRIGHT_TOKEN: v.pipe(v.string('expected a Cartwright token'), v.minLength(1)),
-  DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL'))),
-  CARTWRIGHT_DATA_DIR: v.optional(v.string(), '.data'),
+  ...storageEnvironment,
 };

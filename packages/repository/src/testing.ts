@@ -17,10 +17,15 @@ import {
  * With DATABASE_URL: a new PostgreSQL database cloned from a migrated template database, dropped
  * again by `close()`.
  */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
-  return url ? createPostgresTestDatabase(url) : createPgliteTestDatabase();
+  return url
+    ? createPostgresTestDatabase(url)
+    : Object.assign(await createPgliteTestDatabase(), { url: undefined });
 }
+
+/** A test database; on PostgreSQL `url` reaches the same database from another process. */
+export type TestDatabase = Database & { readonly url: string | undefined };
 
 function migrationsHash(): string {
   const hash = createHash('sha256');
@@ -50,7 +55,7 @@ async function createPgliteTestDatabase(): Promise<Database> {
   return createDatabase({ loadDataDir: new Blob([readFileSync(tarball)]), migrate: false });
 }
 
-async function createPostgresTestDatabase(url: string): Promise<Database> {
+async function createPostgresTestDatabase(url: string): Promise<TestDatabase> {
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   const template = `cartwright_template_${migrationsHash()}`;
   const name = `cartwright_test_${randomBytes(6).toString('hex')}`;
@@ -75,13 +80,11 @@ async function createPostgresTestDatabase(url: string): Promise<Database> {
   } finally {
     await admin.end({ timeout: 5 });
   }
-  const database = await createDatabase({
-    databaseUrl: withDatabase(url, name),
-    migrate: false,
-    maxConnections: 5,
-  });
+  const databaseUrl = withDatabase(url, name);
+  const database = await createDatabase({ databaseUrl, migrate: false, maxConnections: 5 });
   const close = database.close.bind(database);
   return Object.assign(database, {
+    url: databaseUrl,
     async close() {
       await close();
       const dropper = postgres(url, { max: 1, onnotice: () => {} });

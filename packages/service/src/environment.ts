@@ -35,3 +35,9 @@ export function integerVariable(fallback: number, min: number, max: number) {
     v.maxValue(max, `expected at most ${max}`),
   );
 }
+
+/** Where the data lives; every host that opens the database reads these two. */
+export const storageEnvironment = {
+  DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL'))),
+  CARTWRIGHT_DATA_DIR: v.optional(v.string(), '.data'),
+};

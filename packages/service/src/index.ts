@@ -7,7 +7,13 @@ export {
   type Principal,
   type TokenKind,
 } from './auth.ts';
-export { type EnvEntries, EnvironmentError, integerVariable, readEnvironment } from './environment.ts';
+export {
+  type EnvEntries,
+  EnvironmentError,
+  integerVariable,
+  readEnvironment,
+  storageEnvironment,
+} from './environment.ts';
 export {
   type ErrorCode,
   errorStatus,

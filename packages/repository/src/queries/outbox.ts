@@ -75,8 +75,8 @@ export interface ClaimedCursor {
 /** Gives every shop that has events a cursor row for this consumer. */
 export async function ensureCursors(tx: Executor, consumer: string): Promise<void> {
   await tx.execute(sql`
-    insert into ${outboxCursors} (tenant_id, consumer, position)
-    select k.tenant_id, ${consumer}, 0 from ${tenantCounters} k
+    insert into ${outboxCursors} (tenant_id, consumer, position, updated_at)
+    select k.tenant_id, ${consumer}, 0, 'epoch'::timestamptz from ${tenantCounters} k
     where k.name = 'outbox' and not exists (
       select 1 from ${outboxCursors} c where c.tenant_id = k.tenant_id and c.consumer = ${consumer})
     on conflict do nothing`);

@@ -69,13 +69,12 @@ export async function consumeOnce(
   options: ConsumeOptions,
 ): Promise<ConsumeReport> {
   const database = services.database;
-  const claim = () =>
-    database.transaction((tx) => claimCursor(tx, projection.name, options.owner, options.leaseMs));
-  let claimed = await claim();
-  if (!claimed) {
-    await database.transaction((tx) => ensureCursors(tx, projection.name));
-    claimed = await claim();
-  }
+  // Cursor rows first, every round: a shop whose first events arrived while others were behind
+  // gets its cursor now and is served next (new cursors sort first), not after everyone caught up.
+  await database.transaction((tx) => ensureCursors(tx, projection.name));
+  const claimed = await database.transaction((tx) =>
+    claimCursor(tx, projection.name, options.owner, options.leaseMs),
+  );
   if (!claimed) return { tenantId: null, applied: 0, leaseLost: false };
   const { tenantId } = claimed;
   let position = claimed.position;

@@ -1,0 +1,285 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { OUTBOX_CHANNEL } from '@cartwright/repository';
+import {
+  consumeOnce,
+  type Projection,
+  projections,
+  releaseLeases,
+  type Services,
+  type WorkerRole,
+} from '@cartwright/service';
+
+/** One structured log record; the host decides how to write it (main.ts: a JSON line on stderr). */
+export interface WorkerLogLine {
+  readonly level: 'info' | 'warn' | 'error';
+  readonly msg: string;
+  readonly [field: string]: unknown;
+}
+
+export interface WorkerOptions {
+  /** Every projection whose role is listed gets a loop; roles without projections just idle. */
+  readonly roles: readonly WorkerRole[];
+  /** Lease owner, unique per handle. Default `${hostname}:${pid}:${random}`. */
+  readonly owner?: string | undefined;
+  /** Longest wait after a round that found nothing, when no NOTIFY arrives; also the retry delay after an error (default 1000). */
+  readonly pollMs?: number | undefined;
+  /** How long a claimed shop stays leased without progress (default 30000). */
+  readonly leaseMs?: number | undefined;
+  /** Events per transaction (default 100). */
+  readonly batchSize?: number | undefined;
+  /** Batches per claim before the shop is released so other shops get their turn (default 10). */
+  readonly maxBatches?: number | undefined;
+  /** Receives every log record (default: JSON lines on stderr). */
+  readonly log?: ((line: WorkerLogLine) => void) | undefined;
+}
+
+export interface WorkerHandle {
+  readonly owner: string;
+  /** Names of the projections this handle runs, one loop each. */
+  readonly projections: readonly string[];
+  /**
+   * Graceful shutdown: takes no new claims, lets the in-flight batch commit, gives back every
+   * lease of this owner and unsubscribes from NOTIFY. Idempotent.
+   */
+  stop(): Promise<void>;
+  /**
+   * Wakes every loop and resolves once each has completed a round, started after this call, that
+   * found no shop to claim (shops leased by other owners count as nothing to claim). Everything
+   * committed before the call has then been applied, unless another owner holds it. Does not
+   * resolve while rounds keep failing; resolves on stop.
+   */
+  idle(): Promise<void>;
+}
+
+interface Loop {
+  readonly projection: Projection;
+  /** Set by NOTIFY or idle(): the next wait returns at once, so no wake-up is lost mid-round. */
+  wakeRequested: boolean;
+  /** Ends the current wait early; null while a round runs or during an error back-off. */
+  wake: (() => void) | null;
+  /** idle() callers waiting for this loop's next empty round. */
+  idleWaiters: (() => void)[];
+  done: Promise<void>;
+}
+
+const DEFAULTS = { pollMs: 1000, leaseMs: 30_000, batchSize: 100, maxBatches: 10 } as const;
+
+/** Starts one consume loop per projection of the given roles (each begins once LISTEN is set up). */
+export function startWorkers(services: Services, options: WorkerOptions): WorkerHandle {
+  const pollMs = positiveInteger('pollMs', options.pollMs ?? DEFAULTS.pollMs);
+  const leaseMs = positiveInteger('leaseMs', options.leaseMs ?? DEFAULTS.leaseMs);
+  const batchSize = positiveInteger('batchSize', options.batchSize ?? DEFAULTS.batchSize);
+  const maxBatches = positiveInteger('maxBatches', options.maxBatches ?? DEFAULTS.maxBatches);
+  const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const sink = options.log ?? writeJsonLine;
+  const emit = (line: WorkerLogLine) => {
+    try {
+      sink(line);
+    } catch {
+      // A failing log sink must not stop the loops.
+    }
+  };
+
+  const controller = new AbortController();
+  const { signal } = controller;
+  const loops: Loop[] = projections
+    .filter((projection) => options.roles.includes(projection.role))
+    .map((projection) => ({
+      projection,
+      wakeRequested: false,
+      wake: null,
+      idleWaiters: [],
+      done: Promise.resolve(),
+    }));
+
+  const wakeAll = () => {
+    for (const loop of loops) {
+      loop.wakeRequested = true;
+      loop.wake?.();
+    }
+  };
+
+  // Loops start once LISTEN is in place or has failed, so no NOTIFY falls between the two; but at
+  // the latest after pollMs, since polling alone is enough and a LISTEN may hang on a bad connection.
+  const listening: Promise<(() => Promise<void>) | null> =
+    loops.length === 0
+      ? Promise.resolve(null)
+      : services.database.listen(OUTBOX_CHANNEL, wakeAll).catch((error: unknown) => {
+          emit({
+            level: 'warn',
+            msg: 'listen failed, polling only',
+            owner,
+            pollMs,
+            error: describeError(error),
+          });
+          return null;
+        });
+
+  /** Waits up to `ms`; stop always ends it early, a wake request only when `wakeable`. */
+  const pause = (loop: Loop, ms: number, wakeable: boolean): Promise<void> => {
+    if (signal.aborted || (wakeable && loop.wakeRequested)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', finish);
+        loop.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(finish, ms);
+      signal.addEventListener('abort', finish, { once: true });
+      if (wakeable) loop.wake = finish;
+    });
+  };
+
+  const run = async (loop: Loop): Promise<void> => {
+    const projection = loop.projection.name;
+    while (!signal.aborted) {
+      loop.wakeRequested = false;
+      const armed = loop.idleWaiters.splice(0);
+      try {
+        const report = await consumeOnce(services, loop.projection, {
+          owner,
+          leaseMs,
+          batchSize,
+          maxBatches,
+          signal,
+        });
+        if (report.leaseLost) {
+          emit({
+            level: 'warn',
+            msg: 'lease lost',
+            owner,
+            projection,
+            tenantId: report.tenantId,
+            applied: report.applied,
+          });
+        } else if (report.applied > 0) {
+          emit({
+            level: 'info',
+            msg: 'applied',
+            owner,
+            projection,
+            tenantId: report.tenantId,
+            applied: report.applied,
+          });
+        }
+        if (report.tenantId === null) {
+          for (const resolve of armed) resolve();
+          await pause(loop, pollMs, true);
+        } else {
+          loop.idleWaiters.unshift(...armed);
+        }
+      } catch (error) {
+        loop.idleWaiters.unshift(...armed);
+        emit({
+          level: 'error',
+          msg: 'round failed, retrying',
+          owner,
+          projection,
+          retryMs: pollMs,
+          error: describeError(error),
+        });
+        await pause(loop, pollMs, false);
+      }
+    }
+    for (const resolve of loop.idleWaiters.splice(0)) resolve();
+  };
+  let listenSettled = false;
+  void listening.then(() => {
+    listenSettled = true;
+  });
+  const ready = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, pollMs);
+    void listening.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  for (const loop of loops) loop.done = ready.then(() => run(loop));
+
+  const names = loops.map((loop) => loop.projection.name);
+  emit({
+    level: 'info',
+    msg: 'workers started',
+    owner,
+    roles: options.roles,
+    projections: names,
+    pollMs,
+    leaseMs,
+  });
+
+  let stopping: Promise<void> | null = null;
+  return {
+    owner,
+    projections: names,
+    stop() {
+      stopping ??= (async () => {
+        controller.abort();
+        await Promise.all(loops.map((loop) => loop.done));
+        try {
+          await releaseLeases(services, owner);
+        } catch (error) {
+          emit({
+            level: 'error',
+            msg: 'releasing leases failed; they expire on their own',
+            owner,
+            leaseMs,
+            error: describeError(error),
+          });
+        }
+        // A LISTEN still pending (hung connection) is undone whenever it completes; stop() does not wait for it.
+        const unlisten = listenSettled ? await listening : null;
+        if (!listenSettled) void listening.then((late) => late?.().catch(() => {}));
+        try {
+          await unlisten?.();
+        } catch (error) {
+          emit({ level: 'warn', msg: 'unlisten failed', owner, error: describeError(error) });
+        }
+        emit({ level: 'info', msg: 'workers stopped', owner });
+      })();
+      return stopping;
+    },
+    async idle() {
+      await Promise.all(
+        loops.map(
+          (loop) =>
+            new Promise<void>((resolve) => {
+              if (signal.aborted) return resolve();
+              loop.idleWaiters.push(resolve);
+              loop.wakeRequested = true;
+              loop.wake?.();
+            }),
+        ),
+      );
+    },
+  };
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+/**
+ * Name, message, SQLSTATE code and cause, without the stack. drizzle's wrapper of a failed query
+ * keeps its SQL text but not its parameters (they carry shop data); the driver's error is the cause.
+ */
+export function describeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const { code, query } = error as { code?: unknown; query?: unknown };
+  const isWrappedQuery = typeof query === 'string' && error.message.startsWith('Failed query: ');
+  return {
+    name: error.name,
+    message: isWrappedQuery ? 'Failed query' : error.message,
+    ...(isWrappedQuery ? { query } : {}),
+    ...(code === undefined ? {} : { code }),
+    ...(error.cause === undefined ? {} : { cause: describeError(error.cause) }),
+  };
+}
+
+/** Writes one log record as a JSON line on stderr (stdout stays free for a protocol). */
+export function writeJsonLine(line: WorkerLogLine): void {
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`);
+}

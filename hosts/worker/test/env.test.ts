@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { readWorkerEnv, WORKER_ROLES } from '../src/index.ts';
+
+describe('readWorkerEnv', () => {
+  it('defaults to every worker role on embedded storage', () => {
+    expect(readWorkerEnv({})).toEqual({
+      ok: true,
+      config: {
+        processRole: 'all',
+        roles: ['memory-worker', 'payment-worker', 'app-worker', 'translation-worker', 'media-worker'],
+        databaseUrl: undefined,
+        dataDir: '.data',
+        pollMs: 1000,
+        leaseMs: 30_000,
+      },
+    });
+    expect(WORKER_ROLES).not.toContain('http');
+  });
+
+  it('runs one worker role against PostgreSQL', () => {
+    expect(
+      readWorkerEnv({
+        PROCESS_ROLE: 'memory-worker',
+        DATABASE_URL: 'postgres://cartwright@db.internal:5432/shop',
+        WORKER_POLL_MS: '250',
+        WORKER_LEASE_MS: '1500',
+        UNRELATED: 'ignored',
+      }),
+    ).toEqual({
+      ok: true,
+      config: {
+        processRole: 'memory-worker',
+        roles: ['memory-worker'],
+        databaseUrl: 'postgres://cartwright@db.internal:5432/shop',
+        dataDir: '.data',
+        pollMs: 250,
+        leaseMs: 1500,
+      },
+    });
+  });
+
+  it.each([
+    [
+      { PROCESS_ROLE: 'memory-worker' },
+      'PROCESS_ROLE=memory-worker needs PostgreSQL (set DATABASE_URL); embedded storage allows one process, use PROCESS_ROLE=all',
+    ],
+    [
+      { PROCESS_ROLE: 'media-worker', DATABASE_URL: '' },
+      'PROCESS_ROLE=media-worker needs PostgreSQL (set DATABASE_URL); embedded storage allows one process, use PROCESS_ROLE=all',
+    ],
+    [{ PROCESS_ROLE: 'http' }, expect.stringMatching(/^Invalid PROCESS_ROLE: .*all.*memory-worker/)],
+    [{ DATABASE_URL: 'mysql://db/shop' }, 'Invalid DATABASE_URL: expected a postgres:// URL'],
+    [{ WORKER_POLL_MS: '1.5' }, 'Invalid WORKER_POLL_MS: expected a whole number'],
+    [{ WORKER_POLL_MS: '0' }, 'Invalid WORKER_POLL_MS: expected at least 1'],
+    [{ WORKER_LEASE_MS: '30s' }, 'Invalid WORKER_LEASE_MS: expected a whole number'],
+  ])('rejects %o with one line that names the variable', (env, message) => {
+    expect(readWorkerEnv(env)).toEqual({ ok: false, message });
+  });
+});
