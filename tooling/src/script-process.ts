@@ -28,21 +28,27 @@ export interface ScriptOptions {
   readonly args?: readonly string[];
 }
 
-function lineWatcher() {
-  const lines: string[] = [];
-  const waiters: { matches: (line: string) => boolean; resolve: (line: string) => void }[] = [];
+/** Lines (or records) as they arrive, and promises for the first one that matches. */
+export function createLineWatcher<T = string>() {
+  const lines: T[] = [];
+  const waiters: { matches: (line: T) => boolean; resolve: (line: T) => void }[] = [];
   return {
     lines,
-    push(line: string) {
+    push(line: T) {
       lines.push(line);
       for (const waiter of waiters.splice(0)) {
         if (waiter.matches(line)) waiter.resolve(line);
         else waiters.push(waiter);
       }
     },
-    wait(matches: (line: string) => boolean): Promise<string> {
+    /** The first line, already seen or still to come, that matches. */
+    wait(matches: (line: T) => boolean): Promise<T> {
       const seen = lines.find(matches);
       if (seen !== undefined) return Promise.resolve(seen);
+      return this.next(matches);
+    },
+    /** The first line from now on that matches. */
+    next(matches: (line: T) => boolean): Promise<T> {
       return new Promise((resolve) => waiters.push({ matches, resolve }));
     },
   };
@@ -64,10 +70,17 @@ export function spawnScript(
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
-  const stderr = lineWatcher();
-  const stdout = lineWatcher();
-  createInterface({ input: child.stderr! }).on('line', stderr.push);
-  createInterface({ input: child.stdout! }).on('line', stdout.push);
+  const stderr = createLineWatcher();
+  const stdout = createLineWatcher();
+  createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
+  createInterface({ input: child.stdout! }).on('line', (line) => stdout.push(line));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, lines: stderr.lines, stdout: stdout.lines, exited, line: stderr.wait, output: stdout.wait };
+  return {
+    child,
+    lines: stderr.lines,
+    stdout: stdout.lines,
+    exited,
+    line: (m) => stderr.wait(m),
+    output: (m) => stdout.wait(m),
+  };
 }

@@ -178,7 +178,7 @@ export async function start(env: Env, out: CommandOutput, signals: NodeJS.EventE
         owner: `${hostname()}:${process.pid}`,
         pollMs: env.WORKER_POLL_MS,
         leaseMs: env.WORKER_LEASE_MS,
-        log: (line) => logger.info(line),
+        log: ({ level, msg, ...fields }) => logger[level](fields, msg),
       });
       stops.unshift(() => workers.stop());
       if (role !== 'all') out.stderr(`Cartwright ${role} is running (no HTTP port).`);

@@ -8,6 +8,7 @@ import {
   outboxHead,
 } from '@cartwright/repository';
 import { type Actor, createShop, recordEvent, type Services } from '@cartwright/service';
+import { createLineWatcher } from '@cartwright/tooling/script-process';
 import { expect } from 'vitest';
 import type { WorkerHandle, WorkerLogLine } from '../src/index.ts';
 
@@ -104,24 +105,15 @@ export async function expectEachEventCountedOnce(
 
 /** A log sink that keeps every line and lets a test await the first line matching a predicate. */
 export function collectLog() {
-  const lines: WorkerLogLine[] = [];
-  const waiters: { matches: (line: WorkerLogLine) => boolean; resolve: (line: WorkerLogLine) => void }[] = [];
+  const watcher = createLineWatcher<WorkerLogLine>();
   return {
-    lines,
-    log(line: WorkerLogLine) {
-      lines.push(line);
-      for (const waiter of waiters.splice(0)) {
-        if (waiter.matches(line)) waiter.resolve(line);
-        else waiters.push(waiter);
-      }
-    },
+    lines: watcher.lines,
+    log: (line: WorkerLogLine) => watcher.push(line),
     /** Resolves with the first line, from now on, that matches. */
-    next(matches: (line: WorkerLogLine) => boolean): Promise<WorkerLogLine> {
-      return new Promise((resolve) => waiters.push({ matches, resolve }));
-    },
+    next: (matches: (line: WorkerLogLine) => boolean) => watcher.next(matches),
     /** Events applied according to the log, summed per owner. */
     appliedBy(owner: string): number {
-      return lines
+      return watcher.lines
         .filter((line) => line.owner === owner && (line.msg === 'applied' || line.msg === 'lease lost'))
         .reduce((sum, line) => sum + Number(line.applied), 0);
     },

@@ -112,29 +112,45 @@ function normaliseRows<T>(result: unknown): T[] {
   return ((result as { rows?: T[] }).rows ?? []) as T[];
 }
 
-function openPostgres(url: string, max: number): Database {
-  const client = postgres(url, { max, onnotice: () => {}, prepare: true });
-  const db = drizzlePostgres(client, { schema });
+/** What differs between the drivers; everything else is the same drizzle API on both. */
+interface Driver {
+  readonly kind: StorageKind;
+  readonly db: Executor & Pick<PgDatabase<PgQueryResultHKT, Schema>, 'transaction'>;
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+function databaseOver(driver: Driver, internal: Internals): Database {
+  const { db } = driver;
   const database: Database = {
-    kind: 'postgres',
+    kind: driver.kind,
     db,
     transaction: (work) => db.transaction(work),
-    async listen(channel, onNotify) {
-      const subscription = await client.listen(channel, onNotify);
-      return () => subscription.unlisten();
-    },
-    async rows(statement) {
-      return normaliseRows(await db.execute(statement));
-    },
-    async ping() {
+    listen: (channel, onNotify) => driver.listen(channel, onNotify),
+    rows: async (statement) => normaliseRows(await db.execute(statement)),
+    ping: async () => {
       await db.execute(sql`select 1`);
     },
-    async close() {
-      await client.end({ timeout: 5 });
-    },
+    close: () => driver.close(),
   };
-  internals.set(database, { kind: 'postgres', client, url });
+  internals.set(database, internal);
   return database;
+}
+
+function openPostgres(url: string, max: number): Database {
+  const client = postgres(url, { max, onnotice: () => {}, prepare: true });
+  return databaseOver(
+    {
+      kind: 'postgres',
+      db: drizzlePostgres(client, { schema }),
+      async listen(channel, onNotify) {
+        const subscription = await client.listen(channel, onNotify);
+        return () => subscription.unlisten();
+      },
+      close: () => client.end({ timeout: 5 }),
+    },
+    { kind: 'postgres', client, url },
+  );
 }
 
 async function openPglite(options: DatabaseOptions): Promise<Database> {
@@ -149,31 +165,24 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     releaseLock();
     throw error;
   }
-  const db = drizzlePglite(client, { schema });
-  const database: Database = {
-    kind: 'pglite',
-    db,
-    transaction: (work) => db.transaction(work),
-    async listen(channel, onNotify) {
-      const unlisten = await client.listen(channel, onNotify);
-      return () => unlisten();
+  return databaseOver(
+    {
+      kind: 'pglite',
+      db: drizzlePglite(client, { schema }),
+      async listen(channel, onNotify) {
+        const unlisten = await client.listen(channel, onNotify);
+        return () => unlisten();
+      },
+      async close() {
+        try {
+          await client.close();
+        } finally {
+          releaseLock();
+        }
+      },
     },
-    async rows(statement) {
-      return normaliseRows(await db.execute(statement));
-    },
-    async ping() {
-      await db.execute(sql`select 1`);
-    },
-    async close() {
-      try {
-        await client.close();
-      } finally {
-        releaseLock();
-      }
-    },
-  };
-  internals.set(database, { kind: 'pglite', client });
-  return database;
+    { kind: 'pglite', client },
+  );
 }
 
 /**
