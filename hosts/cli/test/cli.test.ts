@@ -38,6 +38,16 @@ describe('cartwright start', () => {
   });
 });
 
+describe('cartwright migrate', () => {
+  it('applies the migrations and says so in one JSON line; running it again is harmless', async () => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const migrated = await run(storage, ['migrate']);
+      expect(migrated.code).toBe(0);
+      expect(singleJson(migrated.stdout)).toEqual({ migrated: true, storage: storage.kind });
+    }
+  });
+});
+
 describe('cartwright shop create', () => {
   it('prints {"tenantId","token"}; the token works on /api and /mcp; the shop has exactly the starters', async () => {
     const created = await run(storage, [
