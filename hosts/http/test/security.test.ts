@@ -20,24 +20,73 @@ import { createHarness, type Harness } from './harness.ts';
 let h: Harness;
 let shopATokenId: string;
 
-/** A valid input for every operation, aimed at shop A's resources where the operation takes ids. */
-function sampleInput(operation: AnyOperation): Record<string, unknown> {
-  const samples: Record<string, Record<string, unknown>> = {
-    'shop.get': {},
-    'shop.sandbox.create': { name: 'security sandbox' },
-    'members.list': {},
-    'members.add': { email: 'intruder@security.test', role: 'reader' },
-    'members.remove': { userId: h.shopA.userId },
-    'tokens.list': {},
-    'tokens.create': { name: 'intruder', kind: 'api', role: 'reader' },
-    'tokens.revoke': { tokenId: shopATokenId },
-    'events.list': {},
-    'events.status': {},
-    'automation.list': {},
+const A_TAX_CLASS = '0190f0c8-0000-7000-8000-0000000000a1';
+const A_SHIPPING = '0190f0c8-0000-7000-8000-0000000000a2';
+const A_PAYMENT = '0190f0c8-0000-7000-8000-0000000000a3';
+const B_ONLY = '0190f0c8-0000-7000-8000-0000000000b9';
+const translations = { en: { name: 'Thing' } };
+
+/**
+ * A valid input for every operation. `foreign` marks inputs that name a record only shop A has:
+ * another shop must get 403/404 for them. Other inputs act on the caller's own shop.
+ */
+function sample(operation: AnyOperation): { input: Record<string, unknown>; foreign: boolean } {
+  const samples: Record<string, [Record<string, unknown>, boolean]> = {
+    'shop.get': [{}, false],
+    'shop.sandbox.create': [{ name: 'security sandbox' }, false],
+    'members.list': [{}, false],
+    'members.add': [{ email: 'intruder@security.test', role: 'reader' }, false],
+    'members.remove': [{ userId: h.shopA.userId }, true],
+    'tokens.list': [{}, false],
+    'tokens.create': [{ name: 'intruder', kind: 'api', role: 'reader' }, false],
+    'tokens.revoke': [{ tokenId: shopATokenId }, true],
+    'events.list': [{}, false],
+    'events.status': [{}, false],
+    'automation.list': [{}, false],
+    'basis.languages.list': [{}, false],
+    'basis.languages.save': [{ code: 'es', revision: 0, name: 'Español' }, false],
+    'basis.languages.delete': [{ code: 'nl', revision: 1 }, true],
+    'basis.currencies.list': [{}, false],
+    'basis.currencies.save': [{ code: 'GBP', revision: 0, precision: 2, symbol: '£' }, false],
+    'basis.currencies.delete': [{ code: 'USD', revision: 1 }, true],
+    'basis.countries.list': [{}, false],
+    'basis.countries.save': [{ code: 'FR', revision: 0, translations }, false],
+    'basis.countries.delete': [{ code: 'AT', revision: 1 }, true],
+    'basis.tax_classes.list': [{}, false],
+    'basis.tax_classes.save': [
+      { id: B_ONLY, revision: 0, translations, rates: [{ country: null, rate: 1900 }] },
+      false,
+    ],
+    'basis.tax_classes.delete': [{ id: A_TAX_CLASS, revision: 1 }, true],
+    'basis.shipping_methods.list': [{}, false],
+    'basis.shipping_methods.save': [{ id: B_ONLY, revision: 0, translations }, false],
+    'basis.shipping_methods.delete': [{ id: A_SHIPPING, revision: 1 }, true],
+    'basis.payment_methods.list': [{}, false],
+    'basis.payment_methods.save': [{ id: B_ONLY, revision: 0, translations, handler: 'invoice' }, false],
+    'basis.payment_methods.delete': [{ id: A_PAYMENT, revision: 1 }, true],
   };
-  const sample = samples[operation.name];
-  if (!sample) throw new Error(`the security suite has no sample input for ${operation.name}: add one`);
-  return sample;
+  const found = samples[operation.name];
+  if (!found) throw new Error(`the security suite has no sample input for ${operation.name}: add one`);
+  return { input: found[0], foreign: found[1] };
+}
+
+/** Records only shop A has, named by the `foreign` samples. */
+async function seedShopA() {
+  const A = h.shopA.token;
+  const put = (path: string, body: unknown) => h.call('PUT', path, { token: A, body });
+  const seeded = [
+    await put('/api/basis/languages/nl', { revision: 0, name: 'Nederlands' }),
+    await put('/api/basis/currencies/USD', { revision: 0, precision: 2, symbol: '$' }),
+    await put('/api/basis/countries/AT', { revision: 0, translations }),
+    await put(`/api/basis/tax-classes/${A_TAX_CLASS}`, {
+      revision: 0,
+      translations,
+      rates: [{ country: null, rate: 1900 }],
+    }),
+    await put(`/api/basis/shipping-methods/${A_SHIPPING}`, { revision: 0, translations }),
+    await put(`/api/basis/payment-methods/${A_PAYMENT}`, { revision: 0, translations, handler: 'invoice' }),
+  ];
+  for (const response of seeded) if (response.status !== 200) throw new Error(JSON.stringify(response.body));
 }
 
 function request(operation: AnyOperation, input: Record<string, unknown>) {
@@ -98,6 +147,7 @@ async function principalOf(token: string): Promise<Principal> {
 beforeAll(async () => {
   h = await createHarness();
   shopATokenId = (await principalOf(h.shopA.token)).tokenId;
+  await seedShopA();
 });
 afterAll(async () => h?.close());
 
@@ -113,7 +163,7 @@ describe('every route', () => {
     '%s answers 401 without a token, or with a malformed or revoked one',
     async (_name, operation) => {
       const before = await snapshotOfShopA();
-      const { method, path, body } = request(operation, sampleInput(operation));
+      const { method, path, body } = request(operation, sample(operation).input);
       for (const token of [undefined, 'cw_api_nope', `${h.shopA.token}x`]) {
         const response = await h.call(method, path, { token, body });
         expect(response.status).toBe(401);
@@ -127,10 +177,9 @@ describe('every route', () => {
     '%s with a token of another shop neither reads nor changes this shop',
     async (_name, operation) => {
       const before = await snapshotOfShopA();
-      const { method, path, body } = request(operation, sampleInput(operation));
+      const { method, path, body } = request(operation, sample(operation).input);
       const response = await h.call(method, path, { token: h.shopB.token, body });
-      const aimsAtShopA = operation.http!.path.includes(':');
-      if (aimsAtShopA) expect([403, 404]).toContain(response.status);
+      if (sample(operation).foreign) expect([403, 404]).toContain(response.status);
       const text = JSON.stringify(response.body);
       expect(text).not.toContain(h.shopA.tenantId);
       expect(text).not.toContain(h.shopA.userId);
@@ -146,7 +195,7 @@ describe('every route', () => {
   )('%s answers 403 to a token without its permission and changes nothing', async (_name, operation) => {
     const token = await tokenWithout(operation.permission!);
     const before = await snapshotOfShopA();
-    const { method, path, body } = request(operation, sampleInput(operation));
+    const { method, path, body } = request(operation, sample(operation).input);
     const response = await h.call(method, path, { token, body });
     expect(response.status).toBe(403);
     expect(response.body.code).toBe('FORBIDDEN');
@@ -189,14 +238,15 @@ describe('every MCP tool', () => {
     async (_name, operation) => {
       const client = await connect(await principalOf(h.shopB.token));
       const before = await snapshotOfShopA();
-      const result = await client.callTool({ name: operation.name, arguments: sampleInput(operation) });
+      const { input, foreign } = sample(operation);
+      const result = await client.callTool({ name: operation.name, arguments: input });
       const text = JSON.stringify(result);
       expect(text).not.toContain(h.shopA.tenantId);
       expect(text).not.toContain(h.shopA.userId);
       expect(text).not.toContain(shopATokenId);
-      if (operation.http?.path.includes(':')) {
+      if (foreign) {
         expect(result.isError).toBe(true);
-        expect((result.structuredContent as { code: string }).code).toBe('NOT_FOUND');
+        expect(['FORBIDDEN', 'NOT_FOUND']).toContain((result.structuredContent as { code: string }).code);
       }
       expect(await snapshotOfShopA()).toEqual(before);
       await client.close();
@@ -208,7 +258,7 @@ describe('every MCP tool', () => {
     async (_name, operation) => {
       const client = await connect(await principalOf(await tokenWithout(operation.permission!)));
       const before = await snapshotOfShopA();
-      const result = await client.callTool({ name: operation.name, arguments: sampleInput(operation) });
+      const result = await client.callTool({ name: operation.name, arguments: sample(operation).input });
       expect(result.isError).toBe(true);
       expect((result.structuredContent as { code: string }).code).toBe('FORBIDDEN');
       expect(await snapshotOfShopA()).toEqual(before);

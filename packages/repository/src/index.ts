@@ -11,6 +11,17 @@ export {
   type StorageKind,
 } from './database.ts';
 export {
+  type BasisArea,
+  type BasisFields,
+  type BasisRow,
+  basisTables,
+  deleteBasis,
+  findBasis,
+  listBasis,
+  type RevisionCheck,
+  saveBasis,
+} from './queries/basis.ts';
+export {
   type ChannelRow,
   type DefinitionKind,
   type DefinitionRow,
@@ -44,6 +55,7 @@ export {
   recordReceipts,
   releaseCursors,
 } from './queries/outbox.ts';
+export { findReferences, type Reference } from './queries/references.ts';
 export {
   countOwners,
   countTenants,

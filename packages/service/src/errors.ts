@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'STALE_REVISION'
   | 'CONFLICT'
   | 'LAST_OWNER'
+  | 'REFERENCED'
   | 'NOT_READY'
   | 'INTERNAL';
 
@@ -27,6 +28,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   STALE_REVISION: 409,
   CONFLICT: 409,
   LAST_OWNER: 409,
+  REFERENCED: 409,
   NOT_READY: 503,
   INTERNAL: 500,
 };
@@ -43,6 +45,7 @@ const titles: Record<ErrorCode, string> = {
   STALE_REVISION: 'Stale revision',
   CONFLICT: 'Conflict',
   LAST_OWNER: 'A shop needs an owner',
+  REFERENCED: 'Still referenced',
   NOT_READY: 'Not ready',
   INTERNAL: 'Internal error',
 };

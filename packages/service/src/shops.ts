@@ -1,4 +1,7 @@
 import {
+  type BasisArea,
+  type BasisFields,
+  basisTables,
   countTenants,
   type Executor,
   findTenant,
@@ -7,11 +10,13 @@ import {
   insertDefinition,
   insertTenant,
   insertUser,
+  listBasis,
   listChannels,
   listDefinitions,
   listStarterProvisions,
   lockTransaction,
   recordStarterProvision,
+  saveBasis,
   type TenantRow,
   upsertMembership,
 } from '@cartwright/repository';
@@ -24,6 +29,8 @@ import { createToken } from './tokens.ts';
 
 export interface NewShop {
   readonly name: string;
+  /** The shop's first currency (default EUR, precision 2). */
+  readonly currency?: string | undefined;
   /** The owner's email: they get a membership and a personal token. Without it, an owner API token. */
   readonly ownerEmail?: string | undefined;
   readonly mainLanguage?: string | undefined;
@@ -57,6 +64,42 @@ export function shopView(row: TenantRow): ShopView {
 }
 
 const system: Actor = { kind: 'system', process: 'provisioning' };
+
+const LANGUAGE_NAMES: Record<string, string> = {
+  en: 'English',
+  de: 'Deutsch',
+  es: 'Español',
+  fr: 'Français',
+};
+const CURRENCIES: Record<string, { precision: number; symbol: string }> = {
+  EUR: { precision: 2, symbol: '€' },
+  USD: { precision: 2, symbol: '$' },
+  GBP: { precision: 2, symbol: '£' },
+  CHF: { precision: 2, symbol: 'CHF' },
+  JPY: { precision: 0, symbol: '¥' },
+};
+
+/** A new shop's basis: its main language and its first currency, so prices can be set at once. */
+async function seedBasis(
+  tx: Executor,
+  services: Services,
+  tenantId: string,
+  language: string,
+  currency: string,
+) {
+  const at = services.clock.now();
+  await saveBasis(
+    tx,
+    'languages',
+    tenantId,
+    language,
+    0,
+    { code: language, name: LANGUAGE_NAMES[language] ?? language, active: true },
+    at,
+  );
+  const known = CURRENCIES[currency] ?? { precision: 2, symbol: currency };
+  await saveBasis(tx, 'currencies', tenantId, currency, 0, { code: currency, ...known, active: true }, at);
+}
 
 /** Finds the user with this email, creating them if needed. */
 async function userFor(tx: Executor, services: Services, email: string): Promise<string> {
@@ -95,6 +138,7 @@ export async function insertShop(tx: Executor, services: Services, input: NewSho
     createdAt: services.clock.now(),
   });
   const owner = await admitOwner(tx, services, tenant.id, { email: input.ownerEmail });
+  await seedBasis(tx, services, tenant.id, tenant.mainLanguage, input.currency ?? 'EUR');
   const starters = await provisionStarters(tx, services, tenant.id);
   await recordEvent(tx, services, tenant.id, system, 'shop.created', {
     tenantId: tenant.id,
@@ -121,8 +165,8 @@ export async function createDemoShopIfEmpty(services: Services): Promise<Created
 }
 
 /**
- * Creates a private sandbox of a shop: it copies the shop's current definitions, channels and
- * starter tombstones (ids kept, so references inside definitions stay valid) instead of reseeding.
+ * Creates a private sandbox of a shop: it copies the shop's current basis, definitions, channels
+ * and starter tombstones (ids kept, so references inside definitions stay valid) instead of reseeding.
  */
 export async function createSandbox(
   services: Services,
@@ -146,6 +190,13 @@ export async function createSandbox(
     }
     for (const row of await listChannels(tx, sourceTenantId)) {
       await insertChannel(tx, { ...row, tenantId: tenant.id, createdAt: now, updatedAt: now });
+    }
+    for (const area of Object.keys(basisTables) as BasisArea[]) {
+      for (const row of await listBasis(tx, area, sourceTenantId)) {
+        const { tenantId: _, revision: __, createdAt: ___, updatedAt: ____, ...fields } = row;
+        const key = 'code' in fields ? fields.code : fields.id;
+        await saveBasis(tx, area, tenant.id, key, 0, fields as BasisFields<typeof area>, now);
+      }
     }
     for (const row of await listStarterProvisions(tx, sourceTenantId)) {
       await recordStarterProvision(tx, tenant.id, row.key, row.definitionId);

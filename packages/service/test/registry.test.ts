@@ -122,6 +122,7 @@ describe('errorStatus', () => {
     STALE_REVISION: 409,
     CONFLICT: 409,
     LAST_OWNER: 409,
+    REFERENCED: 409,
     NOT_READY: 503,
     INTERNAL: 500,
   };

@@ -1,5 +1,6 @@
 import type { AnyOperation } from '../registry.ts';
 import { listAutomation } from './automation.ts';
+import { basisResourceOperations } from './basis.ts';
 import { describeEventProcessing, listShopEvents } from './events.ts';
 import { addMember, listShopMembers, removeMember } from './members.ts';
 import { createShopSandbox, getShop } from './shop.ts';
@@ -18,6 +19,7 @@ export const operations: readonly AnyOperation[] = [
   listShopEvents,
   describeEventProcessing,
   listAutomation,
+  ...basisResourceOperations,
 ];
 
 const byName = new Map(operations.map((operation) => [operation.name, operation]));

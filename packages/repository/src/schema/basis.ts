@@ -1,0 +1,145 @@
+import {
+  boolean,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+// The shared basis of a shop: languages, currencies, countries, tax classes, shipping and payment
+// methods. Channels override some of these sparsely (a later layer); the basis rows never change
+// shape for that. Translated text is a JSON object keyed by language code: a missing or null
+// field inherits the main language, an explicit empty string stays empty.
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+};
+
+export type TranslationsJson = Record<string, Record<string, string | null>>;
+
+export const languages = pgTable(
+  'languages',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    /** BCP 47 code, `de` or `de-CH`; a regional code falls back to its base language. */
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    active: boolean('active').notNull().default(true),
+    revision: integer('revision').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.code] })],
+);
+
+export const currencies = pgTable(
+  'currencies',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    /** ISO 4217. */
+    code: text('code').notNull(),
+    /** Minor-unit digits: 2 for EUR, 0 for JPY, 3 for KWD. Immutable once used. */
+    precision: integer('precision').notNull(),
+    symbol: text('symbol').notNull(),
+    active: boolean('active').notNull().default(true),
+    revision: integer('revision').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.code] })],
+);
+
+export interface SubdivisionJson {
+  readonly code: string;
+  readonly translations: TranslationsJson;
+}
+
+export const countries = pgTable(
+  'countries',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    /** ISO 3166-1 alpha-2. */
+    code: text('code').notNull(),
+    translations: jsonb('translations').$type<TranslationsJson>().notNull(),
+    /** ISO 3166-2 subdivisions (`DE-BY`), with translated names. */
+    subdivisions: jsonb('subdivisions').$type<SubdivisionJson[]>().notNull().default([]),
+    active: boolean('active').notNull().default(true),
+    revision: integer('revision').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.code] })],
+);
+
+export interface TaxRateJson {
+  /** ISO country code, or null for the class's default rate. */
+  readonly country: string | null;
+  /** Hundredths of a percent: 19 % = 1900. */
+  readonly rate: number;
+}
+
+export const taxClasses = pgTable(
+  'tax_classes',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    key: text('key'),
+    translations: jsonb('translations').$type<TranslationsJson>().notNull(),
+    rates: jsonb('rates').$type<TaxRateJson[]>().notNull(),
+    revision: integer('revision').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('tax_classes_key_key').on(t.tenantId, t.key),
+  ],
+);
+
+export interface MoneyJson {
+  readonly currency: string;
+  readonly gross: number;
+  readonly net: number;
+}
+
+export const shippingMethods = pgTable(
+  'shipping_methods',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    key: text('key'),
+    translations: jsonb('translations').$type<TranslationsJson>().notNull(),
+    active: boolean('active').notNull().default(true),
+    /** Price per currency in minor units. */
+    prices: jsonb('prices').$type<MoneyJson[]>().notNull().default([]),
+    taxClassId: uuid('tax_class_id'),
+    position: integer('position').notNull().default(0),
+    revision: integer('revision').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('shipping_methods_key_key').on(t.tenantId, t.key),
+  ],
+);
+
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    key: text('key'),
+    translations: jsonb('translations').$type<TranslationsJson>().notNull(),
+    active: boolean('active').notNull().default(true),
+    /** How the payment is taken: offline kinds need no provider. */
+    handler: text('handler', { enum: ['invoice', 'prepayment', 'cash_on_delivery', 'provider'] }).notNull(),
+    position: integer('position').notNull().default(0),
+    revision: integer('revision').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('payment_methods_key_key').on(t.tenantId, t.key),
+  ],
+);

@@ -1,0 +1,213 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+// Every tenant-owned table leads its primary key and indexes with tenant_id, so the schema can be
+// distributed by tenant (Citus) without a rewrite. `users` is the one global table: a person may
+// belong to several shops.
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+export const tenants = pgTable('tenants', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  /** `live` shops run everything; `sandbox` copies never run schedules or charge anybody. */
+  stage: text('stage', { enum: ['live', 'sandbox'] })
+    .notNull()
+    .default('live'),
+  sourceTenantId: uuid('source_tenant_id'),
+  mainLanguage: text('main_language').notNull().default('en'),
+  createdAt: createdAt(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(sql`lower(${t.email})`)],
+);
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    role: text('role', { enum: ['owner', 'admin', 'editor', 'reader'] }).notNull(),
+    /** Granular permissions replacing the role's defaults; null = the role's defaults. */
+    permissions: text('permissions').array(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), index('memberships_user_idx').on(t.userId)],
+);
+
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    kind: text('kind', { enum: ['personal', 'api'] }).notNull(),
+    name: text('name').notNull(),
+    /** Personal tokens act as this user (their membership is rechecked on every call). */
+    userId: uuid('user_id'),
+    /** API tokens carry their own role; personal tokens take the member's. */
+    role: text('role', { enum: ['owner', 'admin', 'editor', 'reader'] }),
+    permissions: text('permissions').array(),
+    /** SHA-256 of the whole token; the token itself is shown once and never stored. */
+    tokenHash: text('token_hash').notNull(),
+    /** The first characters of the secret, so people can tell their tokens apart. */
+    hint: text('hint').notNull(),
+    createdBy: uuid('created_by'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('api_tokens_hash_key').on(t.tenantId, t.tokenHash),
+  ],
+);
+
+/** Per-tenant counters (the outbox sequence now; order numbers later). Row locks make them gapless. */
+export const tenantCounters = pgTable(
+  'tenant_counters',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    name: text('name').notNull(),
+    value: bigint('value', { mode: 'number' }).notNull().default(sql`0`),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.name] })],
+);
+
+export const outboxEvents = pgTable(
+  'outbox_events',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    /** Gapless per tenant and in commit order: allocated under the tenant's counter row lock. */
+    sequence: bigint('sequence', { mode: 'number' }).notNull(),
+    id: uuid('id').notNull(),
+    name: text('name').notNull(),
+    payload: jsonb('payload').notNull(),
+    actor: jsonb('actor').notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.sequence] }),
+    uniqueIndex('outbox_events_id_key').on(t.tenantId, t.id),
+    index('outbox_events_name_idx').on(t.tenantId, t.name, t.sequence),
+  ],
+);
+
+/** One row per (tenant, consumer): how far the consumer has read, and who holds the lease on it. */
+export const outboxCursors = pgTable(
+  'outbox_cursors',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    consumer: text('consumer').notNull(),
+    position: bigint('position', { mode: 'number' }).notNull().default(sql`0`),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, mode: 'date' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.consumer] })],
+);
+
+/** A consumer's receipt for one event: inserted in the same transaction as the consumer's effect. */
+export const outboxReceipts = pgTable(
+  'outbox_receipts',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    consumer: text('consumer').notNull(),
+    eventSequence: bigint('event_sequence', { mode: 'number' }).notNull(),
+    processedBy: text('processed_by').notNull(),
+    processedAt: timestamp('processed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.consumer, t.eventSequence] })],
+);
+
+/** The diagnostic projection: how many events of each name a shop has produced. */
+export const eventStatistics = pgTable(
+  'event_statistics',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    name: text('name').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull().default(sql`0`),
+    lastSequence: bigint('last_sequence', { mode: 'number' }).notNull(),
+    lastOccurredAt: timestamp('last_occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.name] })],
+);
+
+/**
+ * Automation definitions: rules, flows and promotions. `data` holds the definition in its native
+ * JSON shape; `revision` guards every write. `key` names starter definitions (`default_cart_100`).
+ */
+export const definitions = pgTable(
+  'definitions',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    kind: text('kind', { enum: ['rule', 'flow', 'promotion'] }).notNull(),
+    id: uuid('id').notNull(),
+    key: text('key'),
+    revision: integer('revision').notNull().default(1),
+    active: boolean('active').notNull().default(true),
+    data: jsonb('data').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.kind, t.id] }),
+    uniqueIndex('definitions_key_key').on(t.tenantId, t.kind, t.key),
+  ],
+);
+
+export const channels = pgTable(
+  'channels',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    key: text('key'),
+    isMain: boolean('is_main').notNull().default(false),
+    revision: integer('revision').notNull().default(1),
+    /** Revision of the shared settings basis this channel's overrides were last saved against. */
+    baseRevision: integer('base_revision').notNull().default(1),
+    data: jsonb('data').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('channels_key_key').on(t.tenantId, t.key),
+    uniqueIndex('channels_main_key').on(t.tenantId).where(sql`${t.isMain}`),
+  ],
+);
+
+/**
+ * Tombstones of starter provisioning: one row per starter definition ever provisioned in a shop.
+ * The backfill provisions only keys without a row, so a deleted starter is never recreated.
+ */
+export const starterProvisions = pgTable(
+  'starter_provisions',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    key: text('key').notNull(),
+    definitionId: uuid('definition_id').notNull(),
+    provisionedAt: timestamp('provisioned_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.key] })],
+);
