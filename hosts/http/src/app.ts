@@ -2,14 +2,17 @@ import { handleMcpRequest } from '@cartwright/mcp';
 import {
   type AnyOperation,
   authenticate,
+  authenticateStorefront,
   fail,
   invokeOperation,
+  invokeStoreOperation,
   type JsonSchema,
   operationInputSchema,
   type Principal,
   problemResponse,
   operations as registeredOperations,
   type Services,
+  type Storefront,
 } from '@cartwright/service';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -27,7 +30,7 @@ export interface AppOptions {
   readonly version?: string | undefined;
 }
 
-type Env = { Variables: { principal: Principal; requestId: string } };
+type Env = { Variables: { principal: Principal; storefront: Storefront; requestId: string } };
 
 /** Query strings carry text; the operation's schema says which values are numbers or booleans. */
 function queryInput(url: URL, schema: JsonSchema): Record<string, unknown> {
@@ -142,6 +145,19 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
     await next();
   });
 
+  // Storefront routes name their shop and channel by a public channel key; the visitor's cart
+  // context travels in x-context-token.
+  app.use('/store-api/*', async (c, next) => {
+    const storefront = await authenticateStorefront(
+      services,
+      c.req.header('x-channel-key'),
+      c.req.header('x-context-token'),
+    );
+    if (!storefront.ok) return problemResponse(storefront, c.get('requestId'));
+    c.set('storefront', storefront.value);
+    await next();
+  });
+
   const document = openApiDocument(operations, options.version ?? '0.1.0');
   app.get('/api/openapi.json', (c) => c.json(document));
 
@@ -161,7 +177,10 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
         body = parsed.value;
       }
       const input = { ...queryInput(new URL(c.req.url), inputSchema), ...body, ...c.req.param() };
-      const result = await invokeOperation(services, operation, c.get('principal'), input);
+      const result =
+        operation.audience === 'store'
+          ? await invokeStoreOperation(services, operation, c.get('storefront'), input)
+          : await invokeOperation(services, operation, c.get('principal'), input);
       if (!result.ok) return problemResponse(result, id);
       return c.json(result.value as object, http.status ?? 200);
     });

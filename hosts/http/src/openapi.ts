@@ -3,6 +3,7 @@ import {
   type JsonSchema,
   operationInputSchema,
   operationOutputSchema,
+  permissionOf,
 } from '@cartwright/service';
 
 const problemSchema = {
@@ -78,8 +79,8 @@ export function openApiDocument(
       operationId: operation.name,
       summary: operation.summary,
       'x-mcp-tool': operation.name,
-      'x-permission': operation.permission,
-      security: [{ bearer: [] }],
+      'x-permission': permissionOf(operation),
+      security: operation.audience === 'store' ? [{ channelKey: [] }] : [{ bearer: [] }],
       ...describeInput({ ...operation, http }),
       responses: {
         [String(http.status ?? 200)]: {

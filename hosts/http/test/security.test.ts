@@ -6,6 +6,7 @@ import {
   operations,
   PERMISSIONS,
   type Principal,
+  permissionOf,
 } from '@cartwright/service';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -152,7 +153,7 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 const routes = operations.filter((operation) => operation.http);
-const guarded = operations.filter((operation) => operation.permission);
+const guarded = operations.filter((operation) => permissionOf(operation));
 
 describe('every route', () => {
   it('covers a non-empty registry', () => {
@@ -190,10 +191,10 @@ describe('every route', () => {
 
   it.each(
     routes
-      .filter((operation) => operation.permission)
+      .filter((operation) => permissionOf(operation))
       .map((operation) => [operation.name, operation] as const),
   )('%s answers 403 to a token without its permission and changes nothing', async (_name, operation) => {
-    const token = await tokenWithout(operation.permission!);
+    const token = await tokenWithout(permissionOf(operation)!);
     const before = await snapshotOfShopA();
     const { method, path, body } = request(operation, sample(operation).input);
     const response = await h.call(method, path, { token, body });
@@ -256,7 +257,7 @@ describe('every MCP tool', () => {
   it.each(guarded.map((operation) => [operation.name, operation] as const))(
     '%s refuses a caller without its permission with FORBIDDEN',
     async (_name, operation) => {
-      const client = await connect(await principalOf(await tokenWithout(operation.permission!)));
+      const client = await connect(await principalOf(await tokenWithout(permissionOf(operation)!)));
       const before = await snapshotOfShopA();
       const result = await client.callTool({ name: operation.name, arguments: sample(operation).input });
       expect(result.isError).toBe(true);

@@ -6,11 +6,11 @@ import {
   invokeOperation,
   type JsonSchema,
   ok,
-  operationInputSchema,
   operations,
   type Principal,
   type Result,
   type Services,
+  staffInputSchema,
 } from '@cartwright/service';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
@@ -53,7 +53,7 @@ function toolOf(operation: AnyOperation): Tool {
   return {
     name: operation.name,
     description: operation.summary,
-    inputSchema: objectSchema(operation, operationInputSchema(operation)),
+    inputSchema: objectSchema(operation, staffInputSchema(operation)),
     annotations: { readOnlyHint: operation.readOnly },
   };
 }

@@ -25,6 +25,8 @@ export {
   type ChannelRow,
   type DefinitionKind,
   type DefinitionRow,
+  findChannelByAccessKey,
+  findChannelForStaff,
   findDefinitionByKey,
   findMainOrKeyedChannel,
   insertChannel,

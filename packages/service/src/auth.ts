@@ -1,7 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { findMembership, findTenant, findTokenByHash, touchToken } from '@cartwright/repository';
+import {
+  findChannelByAccessKey,
+  findMembership,
+  findTenant,
+  findTokenByHash,
+  touchToken,
+} from '@cartwright/repository';
 import { fail, type Result } from './errors.ts';
 import { effectivePermissions, type Permission, type Role } from './permissions.ts';
+import type { Storefront } from './registry.ts';
 import type { Services } from './services.ts';
 
 /** Who is calling: always exactly one shop. */
@@ -35,6 +42,34 @@ export function issueToken(tenantId: string, kind: TokenKind): IssuedToken {
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
+}
+
+// cwk_<shop id as 32 hex>_<24 characters>. Public (storefronts send it in the clear); the shop id
+// inside keeps the lookup within one shop's rows, like bearer tokens.
+const CHANNEL_KEY_PATTERN = /^cwk_([0-9a-f]{32})_([A-Za-z0-9_-]{24})$/;
+
+/** A new public access key for a sales channel of this shop. */
+export function issueChannelKey(tenantId: string): string {
+  return `cwk_${tenantId.replaceAll('-', '')}_${randomBytes(18).toString('base64url')}`;
+}
+
+/**
+ * Resolves the `x-channel-key` of a storefront request to its shop and channel. Unknown keys
+ * answer UNAUTHENTICATED; a paused channel serves nothing (NOT_READY).
+ */
+export async function authenticateStorefront(
+  services: Services,
+  channelKey: string | undefined,
+  contextToken: string | undefined,
+): Promise<Result<Storefront>> {
+  const match = channelKey ? CHANNEL_KEY_PATTERN.exec(channelKey) : null;
+  if (!match || !channelKey) return fail('UNAUTHENTICATED', 'A valid x-channel-key header is required.');
+  const tenantId = tenantIdOf(match[1]!);
+  const channel = await findChannelByAccessKey(services.database.db, tenantId, channelKey);
+  if (!channel) return fail('UNAUTHENTICATED', 'A valid x-channel-key header is required.');
+  if ((channel.data as { paused?: boolean }).paused)
+    return fail('NOT_READY', 'This sales channel is paused.');
+  return { ok: true, value: { tenantId, channelId: channel.id, contextToken } };
 }
 
 function tenantIdOf(hex: string): string {

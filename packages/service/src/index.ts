@@ -1,8 +1,10 @@
 export {
   actorOf,
   authenticate,
+  authenticateStorefront,
   hashToken,
   type IssuedToken,
+  issueChannelKey,
   issueToken,
   type Principal,
   type TokenKind,
@@ -26,7 +28,13 @@ export {
   type Success,
 } from './errors.ts';
 export { type Actor, recordEvent } from './events.ts';
-export { type JsonSchema, jsonSchemaOf, operationInputSchema, operationOutputSchema } from './json-schema.ts';
+export {
+  type JsonSchema,
+  jsonSchemaOf,
+  operationInputSchema,
+  operationOutputSchema,
+  staffInputSchema,
+} from './json-schema.ts';
 export { findOperation, operations } from './operations/index.ts';
 export {
   type ConsumeOptions,
@@ -52,11 +60,18 @@ export { type Problem, problemOf, problemResponse } from './problem.ts';
 export {
   type AnyOperation,
   defineOperation,
+  defineStoreOperation,
   fieldErrors,
   type HttpMethod,
   invokeOperation,
+  invokeStoreOperation,
   type Operation,
   type OperationContext,
+  permissionOf,
+  STAFF_STORE_INPUT,
+  type Storefront,
+  type StoreOperation,
+  type StoreOperationContext,
 } from './registry.ts';
 export {
   type Clock,

@@ -1,6 +1,6 @@
 import { type JsonSchema, toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import type { AnyOperation } from './registry.ts';
+import { type AnyOperation, STAFF_STORE_INPUT } from './registry.ts';
 
 export type { JsonSchema };
 
@@ -21,4 +21,15 @@ export function operationInputSchema(operation: AnyOperation): JsonSchema {
 
 export function operationOutputSchema(operation: AnyOperation): JsonSchema {
   return jsonSchemaOf(operation.output, 'output');
+}
+
+/**
+ * The input staff give an operation (MCP tools): a storefront operation also takes the channel
+ * (`channelId`, default the main channel) and the visitor's `contextToken`.
+ */
+export function staffInputSchema(operation: AnyOperation): JsonSchema {
+  const schema = operationInputSchema(operation);
+  if (operation.audience !== 'store') return schema;
+  const extra = jsonSchemaOf(STAFF_STORE_INPUT, 'input');
+  return { ...schema, properties: { ...(schema.properties ?? {}), ...(extra.properties ?? {}) } };
 }

@@ -1,3 +1,4 @@
+import { findChannelForStaff } from '@cartwright/repository';
 import * as v from 'valibot';
 import type { Principal } from './auth.ts';
 import { type FieldError, fail, type Result } from './errors.ts';
@@ -13,6 +14,31 @@ export interface OperationContext {
   readonly services: Services;
 }
 
+/** A storefront caller: a sales channel of a shop, and the visitor's cart context token if any. */
+export interface Storefront {
+  readonly tenantId: string;
+  readonly channelId: string;
+  readonly contextToken: string | undefined;
+}
+
+/** What a storefront handler gets: the channel it serves, never a staff principal. */
+export interface StoreOperationContext {
+  readonly storefront: Storefront;
+  readonly tenantId: string;
+  readonly services: Services;
+}
+
+interface OperationShape<TInput extends v.GenericSchema, TOutput extends v.GenericSchema> {
+  readonly name: string;
+  readonly summary: string;
+  /** Absent: MCP only. Path parameters are written `:name` and merged into the input. */
+  readonly http?: { readonly method: HttpMethod; readonly path: string; readonly status?: 200 | 201 };
+  readonly input: TInput;
+  readonly output: TOutput;
+  /** True when the operation changes nothing (GET routes, MCP `readOnlyHint`). */
+  readonly readOnly: boolean;
+}
+
 /**
  * One capability, declared once. The HTTP host makes a route of `http`, the MCP host a tool named
  * `name`, and the OpenAPI document and tool schemas come from `input` and `output`.
@@ -20,29 +46,51 @@ export interface OperationContext {
 export interface Operation<
   TInput extends v.GenericSchema = v.GenericSchema,
   TOutput extends v.GenericSchema = v.GenericSchema,
-> {
-  readonly name: string;
-  readonly summary: string;
-  /** Absent: MCP only. Path parameters are written `:name` and merged into the input. */
-  readonly http?: { readonly method: HttpMethod; readonly path: string; readonly status?: 200 | 201 };
+> extends OperationShape<TInput, TOutput> {
+  /** Staff operations (`/api`, bearer tokens); the default. */
+  readonly audience?: 'admin';
   /** Needed besides membership of the shop; null = any member or token of the shop. */
   readonly permission: Permission | null;
-  readonly input: TInput;
-  readonly output: TOutput;
-  /** True when the operation changes nothing (GET routes, MCP `readOnlyHint`). */
-  readonly readOnly: boolean;
   readonly handler: (
     context: OperationContext,
     input: v.InferOutput<TInput>,
   ) => Promise<Result<v.InferOutput<TOutput>>>;
 }
 
-export type AnyOperation = Operation<v.GenericSchema, v.GenericSchema>;
+/**
+ * A storefront operation (`/store-api`, identified by a channel key, public data only). Staff
+ * reach the same operation as an MCP tool, naming the channel (default: the main channel).
+ */
+export interface StoreOperation<
+  TInput extends v.GenericSchema = v.GenericSchema,
+  TOutput extends v.GenericSchema = v.GenericSchema,
+> extends OperationShape<TInput, TOutput> {
+  readonly audience: 'store';
+  readonly handler: (
+    context: StoreOperationContext,
+    input: v.InferOutput<TInput>,
+  ) => Promise<Result<v.InferOutput<TOutput>>>;
+}
+
+export type AnyOperation =
+  | Operation<v.GenericSchema, v.GenericSchema>
+  | StoreOperation<v.GenericSchema, v.GenericSchema>;
 
 export function defineOperation<TInput extends v.GenericSchema, TOutput extends v.GenericSchema>(
   operation: Operation<TInput, TOutput>,
 ): AnyOperation {
   return operation as unknown as AnyOperation;
+}
+
+export function defineStoreOperation<TInput extends v.GenericSchema, TOutput extends v.GenericSchema>(
+  operation: Omit<StoreOperation<TInput, TOutput>, 'audience'>,
+): AnyOperation {
+  return { ...operation, audience: 'store' } as unknown as AnyOperation;
+}
+
+/** The permission an operation needs from staff (storefront operations need none). */
+export function permissionOf(operation: AnyOperation): Permission | null {
+  return operation.audience === 'store' ? null : operation.permission;
 }
 
 /** Turns valibot issues into field errors with JSON pointers. */
@@ -68,16 +116,69 @@ export async function invokeOperation(
   principal: Principal,
   rawInput: unknown,
 ): Promise<Result<unknown>> {
+  if (operation.audience === 'store') return invokeAsStaff(services, operation, principal, rawInput);
   if (operation.permission && !principal.permissions.has(operation.permission)) {
     return fail('FORBIDDEN', `This operation needs the permission ${operation.permission}.`, {
       extensions: { permission: operation.permission },
     });
   }
-  const parsed = v.safeParse(operation.input, rawInput ?? {});
-  if (!parsed.success) {
+  const parsed = parseInput(operation, rawInput);
+  if (!parsed.ok) return parsed;
+  return operation.handler({ principal, tenantId: principal.tenantId, services }, parsed.value);
+}
+
+/** The single door for storefront callers (the HTTP host's /store-api routes). */
+export async function invokeStoreOperation(
+  services: Services,
+  operation: StoreOperation,
+  storefront: Storefront,
+  rawInput: unknown,
+): Promise<Result<unknown>> {
+  const parsed = parseInput(operation, rawInput);
+  if (!parsed.ok) return parsed;
+  return operation.handler({ storefront, tenantId: storefront.tenantId, services }, parsed.value);
+}
+
+/** Staff use a storefront operation as a channel of their own shop would (MCP tools). */
+const StaffStoreInput = v.object({
+  channelId: v.optional(v.pipe(v.string(), v.uuid())),
+  contextToken: v.optional(v.pipe(v.string(), v.maxLength(200))),
+});
+
+/** The extra input staff give a storefront operation: which channel, which cart context. */
+export const STAFF_STORE_INPUT = StaffStoreInput;
+
+async function invokeAsStaff(
+  services: Services,
+  operation: StoreOperation,
+  principal: Principal,
+  rawInput: unknown,
+): Promise<Result<unknown>> {
+  const { channelId, contextToken, ...rest } = (rawInput ?? {}) as Record<string, unknown>;
+  const chosen = v.safeParse(StaffStoreInput, { channelId, contextToken });
+  if (!chosen.success) {
     return fail('VALIDATION_FAILED', 'The input does not match the operation schema.', {
-      errors: fieldErrors(parsed.issues),
+      errors: fieldErrors(chosen.issues),
     });
   }
-  return operation.handler({ principal, tenantId: principal.tenantId, services }, parsed.output);
+  const channel = await findChannelForStaff(
+    services.database.db,
+    principal.tenantId,
+    chosen.output.channelId,
+  );
+  if (!channel) return fail('NOT_FOUND', 'No such sales channel exists in this shop.');
+  return invokeStoreOperation(
+    services,
+    operation,
+    { tenantId: principal.tenantId, channelId: channel.id, contextToken: chosen.output.contextToken },
+    rest,
+  );
+}
+
+function parseInput(operation: AnyOperation, rawInput: unknown): Result<unknown> {
+  const parsed = v.safeParse(operation.input, rawInput ?? {});
+  if (parsed.success) return { ok: true, value: parsed.output };
+  return fail('VALIDATION_FAILED', 'The input does not match the operation schema.', {
+    errors: fieldErrors(parsed.issues),
+  });
 }

@@ -20,6 +20,7 @@ import {
   type TenantRow,
   upsertMembership,
 } from '@cartwright/repository';
+import { issueChannelKey } from './auth.ts';
 import type { Result } from './errors.ts';
 import { type Actor, recordEvent } from './events.ts';
 import { iso } from './schemas.ts';
@@ -189,7 +190,14 @@ export async function createSandbox(
       await insertDefinition(tx, { ...row, tenantId: tenant.id, createdAt: now, updatedAt: now });
     }
     for (const row of await listChannels(tx, sourceTenantId)) {
-      await insertChannel(tx, { ...row, tenantId: tenant.id, createdAt: now, updatedAt: now });
+      // A sandbox channel gets its own key: a copied key would name the source shop.
+      await insertChannel(tx, {
+        ...row,
+        tenantId: tenant.id,
+        accessKey: issueChannelKey(tenant.id),
+        createdAt: now,
+        updatedAt: now,
+      });
     }
     for (const area of Object.keys(basisTables) as BasisArea[]) {
       for (const row of await listBasis(tx, area, sourceTenantId)) {

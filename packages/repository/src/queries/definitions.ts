@@ -91,3 +91,33 @@ export async function recordStarterProvision(
 ): Promise<void> {
   await tx.insert(starterProvisions).values({ tenantId, key, definitionId });
 }
+
+/** A channel of the shop by id, or the main channel when no id is given. */
+export async function findChannelForStaff(
+  tx: Executor,
+  tenantId: string,
+  channelId: string | undefined,
+): Promise<ChannelRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(channels)
+    .where(
+      and(
+        eq(channels.tenantId, tenantId),
+        channelId ? eq(channels.id, channelId) : eq(channels.isMain, true),
+      ),
+    );
+  return row;
+}
+
+export async function findChannelByAccessKey(
+  tx: Executor,
+  tenantId: string,
+  accessKey: string,
+): Promise<ChannelRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(channels)
+    .where(and(eq(channels.tenantId, tenantId), eq(channels.accessKey, accessKey)));
+  return row;
+}

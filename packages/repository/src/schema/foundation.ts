@@ -183,6 +183,8 @@ export const channels = pgTable(
     id: uuid('id').notNull(),
     key: text('key'),
     isMain: boolean('is_main').notNull().default(false),
+    /** Public key a storefront sends (`x-channel-key`) to name this channel of this shop. */
+    accessKey: text('access_key').notNull(),
     revision: integer('revision').notNull().default(1),
     /** Revision of the shared settings basis this channel's overrides were last saved against. */
     baseRevision: integer('base_revision').notNull().default(1),
@@ -194,6 +196,7 @@ export const channels = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('channels_key_key').on(t.tenantId, t.key),
     uniqueIndex('channels_main_key').on(t.tenantId).where(sql`${t.isMain}`),
+    uniqueIndex('channels_access_key_key').on(t.tenantId, t.accessKey),
   ],
 );
 

@@ -18,6 +18,8 @@ const Channel = v.object({
   id: Uuid,
   key: v.nullable(v.string()),
   isMain: v.boolean(),
+  /** Public: storefronts send it as `x-channel-key`. */
+  accessKey: v.string(),
   revision: v.number(),
   baseRevision: v.number(),
   data: v.unknown(),
@@ -42,6 +44,7 @@ function channelView(row: ChannelRow): v.InferOutput<typeof Channel> {
     id: row.id,
     key: row.key,
     isMain: row.isMain,
+    accessKey: row.accessKey,
     revision: row.revision,
     baseRevision: row.baseRevision,
     data: row.data,

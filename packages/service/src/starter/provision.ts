@@ -8,6 +8,7 @@ import {
   listTenantIds,
   recordStarterProvision,
 } from '@cartwright/repository';
+import { issueChannelKey } from '../auth.ts';
 import type { Services } from '../services.ts';
 import { STARTER_DEFINITIONS } from './definitions.ts';
 
@@ -37,7 +38,14 @@ export async function provisionStarters(
     }
     const id = services.ids.next();
     if (starter.kind === 'channel') {
-      await insertChannel(tx, { tenantId, id, key: starter.key, isMain: true, data: starter.data });
+      await insertChannel(tx, {
+        tenantId,
+        id,
+        key: starter.key,
+        isMain: true,
+        accessKey: issueChannelKey(tenantId),
+        data: starter.data,
+      });
     } else {
       await insertDefinition(tx, { tenantId, kind: starter.kind, id, key: starter.key, data: starter.data });
     }
