@@ -143,3 +143,29 @@ export const paymentMethods = pgTable(
     uniqueIndex('payment_methods_key_key').on(t.tenantId, t.key),
   ],
 );
+
+/** Seller details printed on documents: name, address, VAT id, contacts, bank, legal lines. */
+export interface CompanyIdentityJson {
+  readonly name: string;
+  readonly street?: string | null;
+  readonly zipcode?: string | null;
+  readonly city?: string | null;
+  readonly country?: string | null;
+  readonly vatId?: string | null;
+  readonly taxNumber?: string | null;
+  readonly email?: string | null;
+  readonly phone?: string | null;
+  readonly website?: string | null;
+  readonly bankName?: string | null;
+  readonly iban?: string | null;
+  readonly bic?: string | null;
+  readonly legalNotice?: string | null;
+}
+
+/** The shop's central company identity (channels may override fields later). */
+export const companyIdentities = pgTable('company_identities', {
+  tenantId: uuid('tenant_id').primaryKey(),
+  data: jsonb('data').$type<CompanyIdentityJson>().notNull(),
+  revision: integer('revision').notNull().default(1),
+  ...timestamps,
+});

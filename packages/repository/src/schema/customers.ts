@@ -1,0 +1,135 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+};
+
+/** An address as stored on a customer and copied into carts and orders. */
+export interface AddressJson {
+  readonly salutation?: string | null;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly company?: string | null;
+  readonly street: string;
+  readonly additionalLine?: string | null;
+  readonly zipcode: string;
+  readonly city: string;
+  /** ISO 3166-1 alpha-2. */
+  readonly country: string;
+  /** ISO 3166-2, e.g. DE-BY. */
+  readonly subdivision?: string | null;
+  readonly phone?: string | null;
+}
+
+/**
+ * Customers of a shop. `group` is one of the two native groups. Guests have no password and may
+ * share an email with other guests; registered customers have one email per shop.
+ */
+export const customers = pgTable(
+  'customers',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    email: text('email').notNull(),
+    group: text('customer_group', { enum: ['consumer', 'business'] })
+      .notNull()
+      .default('consumer'),
+    salutation: text('salutation'),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    birthday: date('birthday', { mode: 'string' }),
+    company: text('company'),
+    vatId: text('vat_id'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
+    affiliateCode: text('affiliate_code'),
+    campaignCode: text('campaign_code'),
+    active: boolean('active').notNull().default(true),
+    guest: boolean('guest').notNull().default(false),
+    newsletter: boolean('newsletter').notNull().default(false),
+    /** scrypt hash (`scrypt$N$r$p$salt$hash`); null for guests and customers created without one. */
+    passwordHash: text('password_hash'),
+    firstLoginAt: timestamp('first_login_at', { withTimezone: true, mode: 'date' }),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true, mode: 'date' }),
+    createdByAdmin: boolean('created_by_admin').notNull().default(false),
+    defaultBillingAddressId: uuid('default_billing_address_id'),
+    defaultShippingAddressId: uuid('default_shipping_address_id'),
+    ruleMetadata: jsonb('rule_metadata').$type<Record<string, unknown>>().notNull().default({}),
+    revision: integer('revision').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('customers_email_key').on(t.tenantId, sql`lower(${t.email})`).where(sql`not ${t.guest}`),
+  ],
+);
+
+export const customerAddresses = pgTable(
+  'customer_addresses',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    customerId: uuid('customer_id').notNull(),
+    address: jsonb('address').$type<AddressJson>().notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('customer_addresses_customer_idx').on(t.tenantId, t.customerId),
+  ],
+);
+
+/**
+ * A storefront visitor's context, named by the opaque `x-context-token` (stored as a hash): the
+ * channel, the logged-in customer if any, and the visitor's open cart. Logging in issues a new
+ * token; changing a customer's group or status revokes their contexts.
+ */
+export const storeContexts = pgTable(
+  'store_contexts',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    channelId: uuid('channel_id').notNull(),
+    customerId: uuid('customer_id'),
+    language: text('language'),
+    currency: text('currency'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('store_contexts_token_key').on(t.tenantId, t.tokenHash),
+    index('store_contexts_customer_idx').on(t.tenantId, t.customerId),
+  ],
+);
+
+/** History facts per customer, maintained by a projection of the outbox (rules read them). */
+export const customerHistory = pgTable(
+  'customer_history',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    customerId: uuid('customer_id').notNull(),
+    orderCount: integer('order_count').notNull().default(0),
+    /** Minor units per currency: `{ "EUR": 12990 }`. */
+    totalSpent: jsonb('total_spent').$type<Record<string, number>>().notNull().default({}),
+    lastOrderAt: timestamp('last_order_at', { withTimezone: true, mode: 'date' }),
+    reviewCount: integer('review_count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.customerId] })],
+);
