@@ -3,6 +3,7 @@ import {
   type AnyOperation,
   authenticate,
   authenticateStorefront,
+  FileContent,
   fail,
   invokeOperation,
   invokeStoreOperation,
@@ -14,10 +15,11 @@ import {
   type Services,
   type Storefront,
 } from '@cartwright/service';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
+import * as v from 'valibot';
 import { openApiDocument } from './openapi.ts';
 
 export interface AppOptions {
@@ -30,7 +32,34 @@ export interface AppOptions {
   readonly version?: string | undefined;
 }
 
-type Env = { Variables: { principal: Principal; storefront: Storefront; requestId: string } };
+type Env = {
+  Variables: { principal: Principal; storefront: Storefront; requestId: string; bodyLimitBytes: number };
+};
+
+/** `attachment; filename="…"`, with an RFC 5987 `filename*` when the name is not plain ASCII. */
+function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  if (ascii === fileName) return `attachment; filename="${fileName}"`;
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** The bytes of a file operation's result, sent as a download. */
+function fileResponse(value: unknown, status: number, requestId: string): Response {
+  const file = v.parse(FileContent, value);
+  return new Response(file.bytes, {
+    status,
+    headers: {
+      'content-type': file.contentType,
+      'content-disposition': contentDisposition(file.fileName),
+      'content-length': String(file.bytes.byteLength),
+      'x-request-id': requestId,
+    },
+  });
+}
 
 /** Query strings carry text; the operation's schema says which values are numbers or booleans. */
 function queryInput(url: URL, schema: JsonSchema): Record<string, unknown> {
@@ -110,17 +139,34 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
       tenantId: c.get('principal')?.tenantId,
     });
   });
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: options.bodyLimitBytes ?? 1024 * 1024,
-      onError: (c) =>
-        problemResponse(
-          fail('PAYLOAD_TOO_LARGE', 'The request body is larger than this server accepts.'),
-          c.get('requestId'),
-        ),
-    }),
-  );
+  // One body limit per request: the route's own (`http.bodyLimitBytes`) or the server's default.
+  const limiters = new Map<number, MiddlewareHandler<Env>>();
+  const limiterOf = (maxSize: number) => {
+    let limiter = limiters.get(maxSize);
+    if (!limiter) {
+      limiter = bodyLimit({
+        maxSize,
+        onError: (c) =>
+          problemResponse(
+            fail('PAYLOAD_TOO_LARGE', 'The request body is larger than this server accepts.'),
+            c.get('requestId'),
+          ),
+      });
+      limiters.set(maxSize, limiter);
+    }
+    return limiter;
+  };
+  for (const operation of operations) {
+    const limit = operation.http?.bodyLimitBytes;
+    if (operation.http && limit !== undefined) {
+      app.on(operation.http.method, operation.http.path, async (c, next) => {
+        c.set('bodyLimitBytes', limit);
+        await next();
+      });
+    }
+  }
+  const defaultBodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
+  app.use('*', (c, next) => limiterOf(c.get('bodyLimitBytes') ?? defaultBodyLimit)(c, next));
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
@@ -176,12 +222,23 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
         }
         body = parsed.value;
       }
-      const input = { ...queryInput(new URL(c.req.url), inputSchema), ...body, ...c.req.param() };
+      const fromHeaders = Object.fromEntries(
+        Object.entries(http.headers ?? {})
+          .map(([header, field]) => [field, c.req.header(header)] as const)
+          .filter(([, value]) => value !== undefined),
+      );
+      const input = {
+        ...queryInput(new URL(c.req.url), inputSchema),
+        ...body,
+        ...fromHeaders,
+        ...c.req.param(),
+      };
       const result =
         operation.audience === 'store'
           ? await invokeStoreOperation(services, operation, c.get('storefront'), input)
           : await invokeOperation(services, operation, c.get('principal'), input);
       if (!result.ok) return problemResponse(result, id);
+      if (operation.file) return fileResponse(result.value, http.status ?? 200, id);
       return c.json(result.value as object, http.status ?? 200);
     });
   }

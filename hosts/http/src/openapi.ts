@@ -26,6 +26,19 @@ const problemSchema = {
   },
 } as const;
 
+/** The success response of a file operation: the file's own bytes and media type, as a download. */
+const fileSuccess = {
+  description: 'The file, as an attachment',
+  headers: {
+    'content-disposition': {
+      description: 'attachment; filename="…" (plus filename* for names that are not plain ASCII)',
+      schema: { type: 'string' },
+    },
+    'content-length': { schema: { type: 'integer' } },
+  },
+  content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+} as const;
+
 function pathParameters(path: string): string[] {
   return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]!);
 }
@@ -42,7 +55,18 @@ function describeInput(operation: AnyOperation & { http: NonNullable<AnyOperatio
     required: true,
     schema: properties[name] ?? {},
   }));
-  const rest = Object.entries(properties).filter(([name]) => !inPath.includes(name));
+  for (const [header, field] of Object.entries(operation.http.headers ?? {})) {
+    parameters.push({
+      name: header,
+      in: 'header',
+      required: required.has(field),
+      schema: properties[field] ?? {},
+    });
+  }
+  const fromHeaders = Object.values(operation.http.headers ?? {});
+  const rest = Object.entries(properties).filter(
+    ([name]) => !inPath.includes(name) && !fromHeaders.includes(name),
+  );
   if (operation.http.method === 'GET' || operation.http.method === 'DELETE') {
     for (const [name, property] of rest)
       parameters.push({ name, in: 'query', required: required.has(name), schema: property });
@@ -83,10 +107,12 @@ export function openApiDocument(
       security: operation.audience === 'store' ? [{ channelKey: [] }] : [{ bearer: [] }],
       ...describeInput({ ...operation, http }),
       responses: {
-        [String(http.status ?? 200)]: {
-          description: 'Success',
-          content: { 'application/json': { schema: operationOutputSchema(operation) } },
-        },
+        [String(http.status ?? 200)]: operation.file
+          ? fileSuccess
+          : {
+              description: 'Success',
+              content: { 'application/json': { schema: operationOutputSchema(operation) } },
+            },
         '401': problem,
         '403': problem,
         '404': problem,

@@ -1,4 +1,5 @@
 import { createMcpServer } from '@cartwright/mcp';
+import { listChannels } from '@cartwright/repository';
 import {
   type AnyOperation,
   authenticate,
@@ -13,19 +14,43 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
+import { insertTestOrder } from './order-fixture.ts';
 
 // The shared security suite: every registered route and every MCP tool must reject a missing
 // token, never let a token of another shop read or change this shop, and answer 403 to a token
-// that lacks the operation's permission.
+// that lacks the operation's permission. Storefront routes authenticate with a channel key
+// instead: they must reject a missing or bad key, and another shop's key must not reach this shop.
 
 let h: Harness;
 let shopATokenId: string;
+let keyA: string;
+let keyB: string;
+let aCustomerId: string;
+let aAddressId: string;
+/** A logged-in visitor context of shop A's customer (storefront samples send it as their context). */
+let aContextToken: string;
+/** Shop A's order with an invoice and granted download access to a file of A_PRODUCT. */
+let aOrderId: string;
+let aDocumentId: string;
+let aAssetId: string;
+let aEntitlementId: string;
 
 const A_TAX_CLASS = '0190f0c8-0000-7000-8000-0000000000a1';
 const A_SHIPPING = '0190f0c8-0000-7000-8000-0000000000a2';
 const A_PAYMENT = '0190f0c8-0000-7000-8000-0000000000a3';
 const B_ONLY = '0190f0c8-0000-7000-8000-0000000000b9';
+const A_PRODUCT = '0190f0c8-0000-7000-8000-0000000000a4';
+const A_CATEGORY = '0190f0c8-0000-7000-8000-0000000000a5';
 const translations = { en: { name: 'Thing' } };
+const aAddress = {
+  firstName: 'A',
+  lastName: 'B',
+  street: 'S 1',
+  zipcode: '1010',
+  city: 'Vienna',
+  country: 'AT',
+};
+const aCredentials = { email: 'customer@a.test', password: 'customer-password' };
 
 /**
  * A valid input for every operation. `foreign` marks inputs that name a record only shop A has:
@@ -65,6 +90,63 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'basis.payment_methods.list': [{}, false],
     'basis.payment_methods.save': [{ id: B_ONLY, revision: 0, translations, handler: 'invoice' }, false],
     'basis.payment_methods.delete': [{ id: A_PAYMENT, revision: 1 }, true],
+    'catalog.products.list': [{}, false],
+    'catalog.products.get': [{ id: A_PRODUCT }, true],
+    'catalog.products.create': [{ sku: 'B-ONLY', translations, prices: [] }, false],
+    'catalog.products.update': [{ id: A_PRODUCT, revision: 1, active: false }, true],
+    'catalog.products.delete': [{ id: A_PRODUCT, revision: 1 }, true],
+    'catalog.categories.list': [{}, false],
+    'catalog.categories.save': [{ id: B_ONLY, revision: 0, translations }, false],
+    'catalog.categories.delete': [{ id: A_CATEGORY, revision: 1 }, true],
+    'customers.list': [{}, false],
+    'customers.get': [{ id: aCustomerId }, true],
+    'customers.create': [{ email: 'intruder@security.test', firstName: 'I', lastName: 'N' }, false],
+    'customers.update': [{ id: aCustomerId, revision: 1, firstName: 'Mallory' }, true],
+    'customers.delete': [{ id: aCustomerId, revision: 1 }, true],
+    'customers.addresses.save': [{ id: aCustomerId, addressId: aAddressId, address: aAddress }, true],
+    'customers.addresses.delete': [{ id: aCustomerId, addressId: aAddressId }, true],
+    'store.context.create': [{}, false],
+    'store.context.get': [{ contextToken: aContextToken }, false],
+    'store.account.register': [
+      { email: 'intruder@security.test', password: 'intruder-password', firstName: 'I', lastName: 'N' },
+      false,
+    ],
+    'store.account.login': [{ contextToken: aContextToken, ...aCredentials }, false],
+    'store.account.logout': [{ contextToken: aContextToken }, false],
+    'store.account.get': [{ contextToken: aContextToken }, false],
+    'automation.entities.save': [
+      { entity: 'products', id: A_PRODUCT, revision: 1, data: { tier: 'gold' } },
+      true,
+    ],
+    'company.get': [{}, false],
+    'company.save': [{ revision: 0, data: { name: 'Intruder Ltd' } }, false],
+    'orders.documents.create': [{ orderId: aOrderId, type: 'invoice' }, true],
+    'orders.documents.list': [{ orderId: aOrderId }, true],
+    'documents.download': [{ documentId: aDocumentId }, true],
+    'catalog.assets.create': [
+      { productId: A_PRODUCT, fileName: 'x.txt', contentType: 'text/plain', contentBase64: 'eA==' },
+      true,
+    ],
+    'catalog.assets.list': [{ productId: A_PRODUCT }, true],
+    'catalog.assets.delete': [{ productId: A_PRODUCT, assetId: aAssetId }, true],
+    'orders.downloads.set': [{ orderId: aOrderId, value: false }, true],
+    'orders.downloads.list': [{ orderId: aOrderId }, true],
+    // The context is resolved before the entitlement, so another shop learns "log in" (401), never 404.
+    'store.downloads.get': [{ entitlementId: aEntitlementId, contextToken: aContextToken }, false],
+    'orders.list': [{}, false],
+    'orders.get': [{ orderId: aOrderId }, true],
+    'orders.transition': [{ orderId: aOrderId, machine: 'order', to: 'in_progress', revision: 1 }, true],
+    'orders.update': [{ orderId: aOrderId, revision: 1, tags: ['intruder'] }, true],
+    'orders.notes.add': [{ orderId: aOrderId, text: 'intruder' }, true],
+    'store.products.list': [{}, false],
+    'store.products.get': [{ id: A_PRODUCT }, true],
+    // Shop A's context token is not valid with another shop's channel key: 401, nothing read.
+    'store.cart.get': [{ contextToken: aContextToken }, false],
+    'store.cart.lines.add': [{ contextToken: aContextToken, productId: A_PRODUCT, quantity: 1 }, false],
+    'store.cart.lines.update': [{ contextToken: aContextToken, lineId: A_PRODUCT, quantity: 2 }, false],
+    'store.cart.lines.remove': [{ contextToken: aContextToken, lineId: A_PRODUCT }, false],
+    'store.cart.update': [{ contextToken: aContextToken, paymentMethodId: A_PAYMENT }, false],
+    'store.checkout': [{ contextToken: aContextToken, idempotencyKey: 'intruder-key-1' }, false],
   };
   const found = samples[operation.name];
   if (!found) throw new Error(`the security suite has no sample input for ${operation.name}: add one`);
@@ -86,8 +168,51 @@ async function seedShopA() {
     }),
     await put(`/api/basis/shipping-methods/${A_SHIPPING}`, { revision: 0, translations }),
     await put(`/api/basis/payment-methods/${A_PAYMENT}`, { revision: 0, translations, handler: 'invoice' }),
+    await put(`/api/catalog/categories/${A_CATEGORY}`, { revision: 0, translations }),
   ];
   for (const response of seeded) if (response.status !== 200) throw new Error(JSON.stringify(response.body));
+  const product = { id: A_PRODUCT, sku: 'A-ONLY', translations, categoryIds: [A_CATEGORY] };
+  const created = await h.call('POST', '/api/catalog/products', { token: A, body: product });
+  if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+  const customer = await h.call('POST', '/api/customers', {
+    token: A,
+    body: { ...aCredentials, firstName: 'A', lastName: 'Customer', addresses: [{ address: aAddress }] },
+  });
+  if (customer.status !== 201) throw new Error(JSON.stringify(customer.body));
+  aCustomerId = customer.body.id as string;
+  aAddressId = (customer.body.addresses as { id: string }[])[0]!.id;
+  keyA = (await listChannels(h.database.db, h.shopA.tenantId))[0]!.accessKey;
+  keyB = (await listChannels(h.database.db, h.shopB.tenantId))[0]!.accessKey;
+  const login = await h.call('POST', '/store-api/account/login', {
+    headers: { 'x-channel-key': keyA },
+    body: aCredentials,
+  });
+  if (login.status !== 200) throw new Error(JSON.stringify(login.body));
+  aContextToken = login.body.contextToken as string;
+  const company = await put('/api/company', { revision: 0, data: { name: 'Shop A GmbH' } });
+  if (company.status !== 200) throw new Error(JSON.stringify(company.body));
+  aOrderId = (
+    await insertTestOrder(h.services, h.shopA.tenantId, {
+      customerId: aCustomerId,
+      paymentState: 'paid',
+      productIds: [A_PRODUCT, A_PRODUCT],
+    })
+  ).id;
+  const document = await h.call('POST', `/api/orders/${aOrderId}/documents`, {
+    token: A,
+    body: { type: 'invoice' },
+  });
+  if (document.status !== 201) throw new Error(JSON.stringify(document.body));
+  aDocumentId = document.body.id as string;
+  const asset = await h.call('POST', `/api/catalog/products/${A_PRODUCT}/assets`, {
+    token: A,
+    body: { fileName: 'a.txt', contentType: 'text/plain', contentBase64: 'YQ==' },
+  });
+  if (asset.status !== 201) throw new Error(JSON.stringify(asset.body));
+  aAssetId = asset.body.id as string;
+  const granted = await put(`/api/orders/${aOrderId}/downloads`, { value: true });
+  if (granted.status !== 200) throw new Error(JSON.stringify(granted.body));
+  aEntitlementId = (granted.body.items as { id: string }[])[0]!.id;
 }
 
 function request(operation: AnyOperation, input: Record<string, unknown>) {
@@ -139,6 +264,16 @@ async function tokenWithout(missing: string): Promise<string> {
   return created.value.token;
 }
 
+/** Calls a storefront route with a channel key; a sample's `contextToken` travels as x-context-token. */
+function callStore(operation: AnyOperation, input: Record<string, unknown>, channelKey: string | undefined) {
+  const { contextToken, ...rest } = input;
+  const { method, path, body } = request(operation, rest);
+  const headers: Record<string, string> = {};
+  if (channelKey !== undefined) headers['x-channel-key'] = channelKey;
+  if (typeof contextToken === 'string') headers['x-context-token'] = contextToken;
+  return h.call(method, path, { headers, body });
+}
+
 async function principalOf(token: string): Promise<Principal> {
   const result = await authenticate(h.services, token);
   if (!result.ok) throw new Error(result.detail);
@@ -152,7 +287,8 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const routes = operations.filter((operation) => operation.http);
+const routes = operations.filter((operation) => operation.http && operation.audience !== 'store');
+const storeRoutes = operations.filter((operation) => operation.http && operation.audience === 'store');
 const guarded = operations.filter((operation) => permissionOf(operation));
 
 describe('every route', () => {
@@ -202,6 +338,42 @@ describe('every route', () => {
     expect(response.body.code).toBe('FORBIDDEN');
     expect(await snapshotOfShopA()).toEqual(before);
   });
+});
+
+describe('every storefront route', () => {
+  it('covers the storefront operations', () => {
+    expect(storeRoutes.length).toBeGreaterThan(0);
+  });
+
+  it.each(storeRoutes.map((operation) => [operation.name, operation] as const))(
+    '%s answers 401 without a channel key, or with a malformed or unknown one',
+    async (_name, operation) => {
+      const before = await snapshotOfShopA();
+      const { input } = sample(operation);
+      const unknown = `cwk_${h.shopA.tenantId.replaceAll('-', '')}_${'x'.repeat(24)}`;
+      for (const key of [undefined, 'cwk_nope', `${keyA}x`, unknown]) {
+        const response = await callStore(operation, input, key);
+        expect(response.status).toBe(401);
+        expect(response.body.code).toBe('UNAUTHENTICATED');
+      }
+      expect(await snapshotOfShopA()).toEqual(before);
+    },
+  );
+
+  it.each(storeRoutes.map((operation) => [operation.name, operation] as const))(
+    '%s with another shop’s channel key neither reads nor changes this shop',
+    async (_name, operation) => {
+      const before = await snapshotOfShopA();
+      const { input, foreign } = sample(operation);
+      const response = await callStore(operation, input, keyB);
+      if (foreign) expect(response.status).toBe(404);
+      const text = JSON.stringify(response.body);
+      expect(text).not.toContain(h.shopA.tenantId);
+      expect(text).not.toContain(aCustomerId);
+      expect(text).not.toContain(keyA);
+      expect(await snapshotOfShopA()).toEqual(before);
+    },
+  );
 });
 
 describe('every MCP tool', () => {

@@ -1,6 +1,7 @@
 import {
   type AnyOperation,
   type Failure,
+  FileContent,
   fail,
   findOperation,
   invokeOperation,
@@ -19,6 +20,7 @@ import {
   ListToolsRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import * as v from 'valibot';
 
 const SERVER_INFO = { name: 'cartwright', version: '0.1.0' } as const;
 
@@ -77,6 +79,25 @@ function succeeded(value: unknown): CallToolResult {
   };
 }
 
+/** A file operation's result as an embedded resource (MCP has no attachments). */
+function fileResult(operation: AnyOperation, value: unknown): CallToolResult {
+  const file = v.parse(FileContent, value);
+  return {
+    content: [
+      {
+        type: 'resource',
+        resource: {
+          uri: `cartwright://${operation.name}/${encodeURIComponent(file.fileName)}`,
+          mimeType: file.contentType,
+          blob: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).toString(
+            'base64',
+          ),
+        },
+      },
+    ],
+  };
+}
+
 /** The same members as the HTTP problem body, minus the transport's `type`, `title` and `status`. */
 function failed(failure: Failure): CallToolResult {
   const body: Record<string, unknown> = {
@@ -117,7 +138,8 @@ export function createMcpServer(
       const principal = typeof principalSource === 'function' ? await principalSource() : ok(principalSource);
       if (!principal.ok) return failed(principal);
       const result = await invokeOperation(services, operation, principal.value, request.params.arguments);
-      return result.ok ? succeeded(result.value) : failed(result);
+      if (!result.ok) return failed(result);
+      return operation.file ? fileResult(operation, result.value) : succeeded(result.value);
     } catch (error) {
       const reference = services.ids.next();
       options.onInternalError?.(error, reference);

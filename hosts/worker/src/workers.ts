@@ -20,6 +20,8 @@ export interface WorkerLogLine {
 export interface WorkerOptions {
   /** Every projection whose role is listed gets a loop; roles without projections just idle. */
   readonly roles: readonly WorkerRole[];
+  /** The projections the roles choose from (default: every projection of the service). */
+  readonly projections?: readonly Projection[] | undefined;
   /** Lease owner, unique per handle. Default `${hostname}:${pid}:${random}`. */
   readonly owner?: string | undefined;
   /** Longest wait after a round that found nothing, when no NOTIFY arrives; also the retry delay after an error (default 1000). */
@@ -83,7 +85,7 @@ export function startWorkers(services: Services, options: WorkerOptions): Worker
 
   const controller = new AbortController();
   const { signal } = controller;
-  const loops: Loop[] = projections
+  const loops: Loop[] = (options.projections ?? projections)
     .filter((projection) => options.roles.includes(projection.role))
     .map((projection) => ({
       projection,

@@ -11,6 +11,7 @@ import {
   createShops,
   drain,
   expectEachEventCountedOnce,
+  ONLY_STATISTICS,
 } from './outbox-state.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -53,6 +54,7 @@ describe(`two worker owners on one ${databaseUrl ? 'PostgreSQL database (two poo
       handles.push(
         startWorkers(createServices(own), {
           roles: ['memory-worker'],
+          projections: ONLY_STATISTICS,
           owner,
           pollMs: 20,
           // Small claims so the owners take turns on the same shops many times.

@@ -7,13 +7,22 @@ import {
   listReceipts,
   outboxHead,
 } from '@cartwright/repository';
-import { type Actor, createShop, recordEvent, type Services } from '@cartwright/service';
+import {
+  type Actor,
+  createShop,
+  eventStatisticsProjection,
+  type Projection,
+  recordEvent,
+  type Services,
+} from '@cartwright/service';
 import { createLineWatcher } from '@cartwright/tooling/script-process';
 import { expect } from 'vitest';
 import type { WorkerHandle, WorkerLogLine } from '../src/index.ts';
 
-/** The only projection so far: diagnostic counts per event name. */
-export const CONSUMER = 'event-statistics';
+/** The projection these suites watch: diagnostic counts per event name. */
+export const CONSUMER = eventStatisticsProjection.name;
+/** The suites run only that projection, so other memory-worker projections leave their counts alone. */
+export const ONLY_STATISTICS: readonly Projection[] = [eventStatisticsProjection];
 
 const actor: Actor = { kind: 'system', process: 'worker-test' };
 const NAMES = ['test.alpha', 'test.beta', 'test.gamma'] as const;

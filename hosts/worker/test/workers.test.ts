@@ -12,6 +12,7 @@ import {
   cursorOf,
   drain,
   expectEachEventCountedOnce,
+  ONLY_STATISTICS,
   statisticCounts,
 } from './outbox-state.ts';
 
@@ -32,6 +33,7 @@ describe(`startWorkers (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
     const sink = collectLog();
     const handle = startWorkers(services, {
       roles: ['memory-worker'],
+      projections: ONLY_STATISTICS,
       owner: 'drainer',
       pollMs: 50,
       batchSize: 25,
@@ -53,6 +55,7 @@ describe(`startWorkers (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
     const sink = collectLog();
     const handle = startWorkers(services, {
       roles: ['memory-worker'],
+      projections: ONLY_STATISTICS,
       owner: 'rerunner',
       pollMs: 50,
       batchSize: 25,
@@ -75,7 +78,12 @@ describe(`startWorkers (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
   it('wakes on NOTIFY instead of waiting for the poll', async () => {
     const sink = collectLog();
     // A poll far beyond the test timeout: only the NOTIFY can wake the loop in time.
-    const handle = startWorkers(services, { roles: ['memory-worker'], pollMs: 600_000, log: sink.log });
+    const handle = startWorkers(services, {
+      roles: ['memory-worker'],
+      projections: ONLY_STATISTICS,
+      pollMs: 600_000,
+      log: sink.log,
+    });
     await handle.idle();
     const shop = shops[1]!;
     const applied = sink.next((line) => line.msg === 'applied' && line.tenantId === shop);
@@ -87,7 +95,12 @@ describe(`startWorkers (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
 
   it('logs a failing round as a structured line and retries it after pollMs', async () => {
     const sink = collectLog();
-    const handle = startWorkers(services, { roles: ['memory-worker'], pollMs: 50, log: sink.log });
+    const handle = startWorkers(services, {
+      roles: ['memory-worker'],
+      projections: ONLY_STATISTICS,
+      pollMs: 50,
+      log: sink.log,
+    });
     await handle.idle();
     const shop = shops[2]!;
     const countsBefore = await statisticCounts(database.db, shop);
@@ -136,6 +149,7 @@ describe(`startWorkers (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
     };
     handle = startWorkers(createServices(counting), {
       roles: ['memory-worker'],
+      projections: ONLY_STATISTICS,
       owner: 'stopper',
       pollMs: 50,
       batchSize: 2,
@@ -159,7 +173,12 @@ describe(`startWorkers (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
     // no further claim or batch.
     expect(transactionsAtStop).toBe(10);
 
-    const rest = startWorkers(services, { roles: ['memory-worker'], pollMs: 50, log: () => {} });
+    const rest = startWorkers(services, {
+      roles: ['memory-worker'],
+      projections: ONLY_STATISTICS,
+      pollMs: 50,
+      log: () => {},
+    });
     await rest.idle();
     await rest.stop();
     await expectEachEventCountedOnce(database, [...shops, shop!]);
@@ -178,8 +197,8 @@ describe(`startWorkers (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
   });
 
   it('rejects a non-positive interval instead of clamping it', () => {
-    expect(() => startWorkers(services, { roles: ['memory-worker'], pollMs: 0 })).toThrow(
-      'pollMs must be a positive integer, got 0',
-    );
+    expect(() =>
+      startWorkers(services, { roles: ['memory-worker'], projections: ONLY_STATISTICS, pollMs: 0 }),
+    ).toThrow('pollMs must be a positive integer, got 0');
   });
 });

@@ -12,6 +12,12 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'LAST_OWNER'
   | 'REFERENCED'
+  | 'SKU_TAKEN'
+  | 'EMAIL_TAKEN'
+  | 'TRANSITION_REFUSED'
+  | 'INSUFFICIENT_STOCK'
+  | 'CART_INVALID'
+  | 'PAYMENT_REQUIRED'
   | 'NOT_READY'
   | 'INTERNAL';
 
@@ -29,6 +35,12 @@ export const errorStatus: Record<ErrorCode, number> = {
   CONFLICT: 409,
   LAST_OWNER: 409,
   REFERENCED: 409,
+  SKU_TAKEN: 409,
+  EMAIL_TAKEN: 409,
+  TRANSITION_REFUSED: 409,
+  INSUFFICIENT_STOCK: 409,
+  CART_INVALID: 422,
+  PAYMENT_REQUIRED: 402,
   NOT_READY: 503,
   INTERNAL: 500,
 };
@@ -46,6 +58,12 @@ const titles: Record<ErrorCode, string> = {
   CONFLICT: 'Conflict',
   LAST_OWNER: 'A shop needs an owner',
   REFERENCED: 'Still referenced',
+  SKU_TAKEN: 'SKU taken',
+  EMAIL_TAKEN: 'Email already registered',
+  TRANSITION_REFUSED: 'State transition refused',
+  INSUFFICIENT_STOCK: 'Insufficient stock',
+  CART_INVALID: 'Cart not ready for checkout',
+  PAYMENT_REQUIRED: 'Payment required',
   NOT_READY: 'Not ready',
   INTERNAL: 'Internal error',
 };

@@ -3,7 +3,8 @@ import type { Services } from './services.ts';
 
 export type Actor =
   | { readonly kind: 'token'; readonly tokenId: string; readonly userId: string | null }
-  | { readonly kind: 'system'; readonly process: string };
+  | { readonly kind: 'system'; readonly process: string }
+  | { readonly kind: 'customer'; readonly customerId: string; readonly contextId: string };
 
 /** Appends one domain event to the outbox in the caller's transaction. */
 export async function recordEvent(

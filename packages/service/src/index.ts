@@ -9,6 +9,8 @@ export {
   type Principal,
   type TokenKind,
 } from './auth.ts';
+export { type BlobContent, type BlobStore, databaseBlobStore, type StoredBlob } from './blob-store.ts';
+export { createDocument, type DocumentType } from './documents/create.ts';
 export {
   type EnvEntries,
   EnvironmentError,
@@ -35,7 +37,9 @@ export {
   operationOutputSchema,
   staffInputSchema,
 } from './json-schema.ts';
+export { setDownloadAccess } from './operations/downloads.ts';
 export { findOperation, operations } from './operations/index.ts';
+export { customerHistoryProjection } from './outbox/customer-history.ts';
 export {
   type ConsumeOptions,
   type ConsumeReport,
@@ -61,6 +65,7 @@ export {
   type AnyOperation,
   defineOperation,
   defineStoreOperation,
+  FileContent,
   fieldErrors,
   type HttpMethod,
   invokeOperation,

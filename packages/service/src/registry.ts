@@ -31,13 +31,34 @@ export interface StoreOperationContext {
 interface OperationShape<TInput extends v.GenericSchema, TOutput extends v.GenericSchema> {
   readonly name: string;
   readonly summary: string;
-  /** Absent: MCP only. Path parameters are written `:name` and merged into the input. */
-  readonly http?: { readonly method: HttpMethod; readonly path: string; readonly status?: 200 | 201 };
+  /**
+   * Absent: MCP only. Path parameters are written `:name` and merged into the input.
+   * `bodyLimitBytes` raises (or lowers) the host's request body limit for this route.
+   * `headers` maps request headers to input fields (e.g. `Idempotency-Key` → `idempotencyKey`).
+   */
+  readonly http?: {
+    readonly method: HttpMethod;
+    readonly path: string;
+    readonly status?: 200 | 201;
+    readonly bodyLimitBytes?: number;
+    readonly headers?: Readonly<Record<string, string>>;
+  };
   readonly input: TInput;
+  /** For a file operation (`file: true`) this is `FileContent`. */
   readonly output: TOutput;
   /** True when the operation changes nothing (GET routes, MCP `readOnlyHint`). */
   readonly readOnly: boolean;
+  /** The output is a file: HTTP answers its bytes as an attachment, MCP as an embedded resource. */
+  readonly file?: true;
 }
+
+/** What a file operation answers: the hosts send `bytes` as they are, never as JSON. */
+export const FileContent = v.object({
+  fileName: v.pipe(v.string(), v.minLength(1)),
+  contentType: v.pipe(v.string(), v.minLength(1)),
+  bytes: v.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes'),
+});
+export type FileContent = v.InferOutput<typeof FileContent>;
 
 /**
  * One capability, declared once. The HTTP host makes a route of `http`, the MCP host a tool named

@@ -1,5 +1,6 @@
 import type { Database } from '@cartwright/repository';
 import { v7 as uuidv7 } from 'uuid';
+import { type BlobStore, databaseBlobStore } from './blob-store.ts';
 
 /** The clock every use case reads; tests pass a fixed one. */
 export interface Clock {
@@ -16,6 +17,8 @@ export interface Services {
   readonly database: Database;
   readonly clock: Clock;
   readonly ids: IdSource;
+  /** Where document and asset bytes are kept (default: the database's `blobs` table). */
+  readonly blobs: BlobStore;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -25,5 +28,11 @@ export function createServices(
   database: Database,
   overrides: Partial<Omit<Services, 'database'>> = {},
 ): Services {
-  return { database, clock: overrides.clock ?? systemClock, ids: overrides.ids ?? uuidV7Ids };
+  const ids = overrides.ids ?? uuidV7Ids;
+  return {
+    database,
+    clock: overrides.clock ?? systemClock,
+    ids,
+    blobs: overrides.blobs ?? databaseBlobStore(ids),
+  };
 }

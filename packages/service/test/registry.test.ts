@@ -7,6 +7,7 @@ import {
   type ErrorCode,
   errorStatus,
   errorTitle,
+  FileContent,
   fieldErrors,
   invokeOperation,
   operationInputSchema,
@@ -97,9 +98,11 @@ describe('operations', () => {
       expect(operation.summary.trim().length).toBeGreaterThan(10);
       expect(operationInputSchema(operation)).toMatchObject({ type: 'object' });
       expect(operationOutputSchema(operation)).toMatchObject({ type: 'object' });
+      // A file operation answers FileContent, which the hosts send as bytes; no other does.
+      expect(operation.output === FileContent).toBe(operation.file === true);
       if (operation.http) {
         expect(operation.readOnly).toBe(operation.http.method === 'GET');
-        expect(operation.http.path).toMatch(/^\/api\//);
+        expect(operation.http.path).toMatch(operation.audience === 'store' ? /^\/store-api\// : /^\/api\//);
         const parameters = [...operation.http.path.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1]);
         const properties = Object.keys(operationInputSchema(operation).properties ?? {});
         for (const parameter of parameters) expect(properties).toContain(parameter);
@@ -123,6 +126,12 @@ describe('errorStatus', () => {
     CONFLICT: 409,
     LAST_OWNER: 409,
     REFERENCED: 409,
+    SKU_TAKEN: 409,
+    EMAIL_TAKEN: 409,
+    TRANSITION_REFUSED: 409,
+    INSUFFICIENT_STOCK: 409,
+    CART_INVALID: 422,
+    PAYMENT_REQUIRED: 402,
     NOT_READY: 503,
     INTERNAL: 500,
   };

@@ -1,7 +1,26 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgInsertValue, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../database.ts';
 import { countries, currencies, languages, paymentMethods, shippingMethods, taxClasses } from '../schema.ts';
+
+type TenantTable = PgTable & { readonly tenantId: PgColumn; readonly revision: PgColumn };
+
+/**
+ * A tenant-owned table whose rows are saved whole at a revision: keyed by (tenant, `key`), listed
+ * by `order` then key. The basis tables are such tables; so are the catalog's categories.
+ */
+export interface RevisionedTable<T extends TenantTable = TenantTable> {
+  readonly table: T;
+  readonly key: PgColumn;
+  readonly order: PgColumn;
+}
+
+export type RevisionedRow<D extends RevisionedTable> = D['table']['$inferSelect'];
+/** What a save writes: every column (its key included) but the tenant, revision and timestamps. */
+export type RevisionedFields<D extends RevisionedTable> = Omit<
+  D['table']['$inferInsert'],
+  'tenantId' | 'revision' | 'createdAt' | 'updatedAt'
+>;
 
 /** The basis tables, each keyed by (tenant, `key`) and guarded by `revision`. */
 export const basisTables = {
@@ -11,59 +30,128 @@ export const basisTables = {
   taxClasses: { table: taxClasses, key: taxClasses.id, order: taxClasses.createdAt },
   shippingMethods: { table: shippingMethods, key: shippingMethods.id, order: shippingMethods.position },
   paymentMethods: { table: paymentMethods, key: paymentMethods.id, order: paymentMethods.position },
-} as const;
+} as const satisfies Record<string, RevisionedTable>;
 
 export type BasisArea = keyof typeof basisTables;
-type Table<A extends BasisArea> = (typeof basisTables)[A]['table'];
-export type BasisRow<A extends BasisArea> = Table<A>['$inferSelect'];
-/** What a save writes: every column (its key included) but the tenant, revision and timestamps. */
-export type BasisFields<A extends BasisArea> = Omit<
-  Table<A>['$inferInsert'],
-  'tenantId' | 'revision' | 'createdAt' | 'updatedAt'
->;
-
-function whereKey<A extends BasisArea>(area: A, tenantId: string, key: string) {
-  const { table, key: keyColumn } = basisTables[area];
-  return and(eq(table.tenantId, tenantId), eq(keyColumn as PgColumn, key));
-}
-
-export async function listBasis<A extends BasisArea>(
-  tx: Executor,
-  area: A,
-  tenantId: string,
-): Promise<BasisRow<A>[]> {
-  const { table, key, order } = basisTables[area];
-  const rows = await tx
-    .select()
-    .from(table)
-    .where(eq(table.tenantId, tenantId))
-    .orderBy(asc(order as PgColumn), asc(key as PgColumn));
-  return rows as BasisRow<A>[];
-}
-
-export async function findBasis<A extends BasisArea>(
-  tx: Executor,
-  area: A,
-  tenantId: string,
-  key: string,
-): Promise<BasisRow<A> | undefined> {
-  const { table } = basisTables[area];
-  const [row] = await tx
-    .select()
-    .from(table)
-    .where(whereKey(area, tenantId, key));
-  return row as BasisRow<A> | undefined;
-}
+export type BasisRow<A extends BasisArea> = RevisionedRow<(typeof basisTables)[A]>;
+export type BasisFields<A extends BasisArea> = RevisionedFields<(typeof basisTables)[A]>;
 
 export type RevisionCheck<T> =
   | { readonly ok: true; readonly row: T }
   | { readonly ok: false; readonly actual: number };
 
+function whereKey(spec: RevisionedTable, tenantId: string, key: string) {
+  return and(eq(spec.table.tenantId, tenantId), eq(spec.key, key));
+}
+
+/** Every row of the shop in the table, by `order` then key. */
+export async function listRevisioned<D extends RevisionedTable>(
+  tx: Executor,
+  spec: D,
+  tenantId: string,
+): Promise<RevisionedRow<D>[]> {
+  const rows = await tx
+    .select()
+    .from(spec.table as TenantTable)
+    .where(eq(spec.table.tenantId, tenantId))
+    .orderBy(asc(spec.order), asc(spec.key));
+  return rows as RevisionedRow<D>[];
+}
+
+/** The row at `key`; `lock` holds it (`FOR UPDATE`) until the transaction ends. */
+export async function findRevisioned<D extends RevisionedTable>(
+  tx: Executor,
+  spec: D,
+  tenantId: string,
+  key: string,
+  lock: 'update' | 'share' | undefined = undefined,
+): Promise<RevisionedRow<D> | undefined> {
+  const query = tx
+    .select()
+    .from(spec.table as TenantTable)
+    .where(whereKey(spec, tenantId, key));
+  const [row] = lock ? await query.for(lock) : await query;
+  return row as RevisionedRow<D> | undefined;
+}
+
 /**
- * Creates (`expectedRevision` 0) or replaces the record at `key` (which `fields` repeats), only when its stored revision
- * is `expectedRevision`; answers the stored revision otherwise. The row is locked while checked.
+ * Creates (`expectedRevision` 0) or replaces the row at `key` (which `fields` repeats), only when
+ * its stored revision is `expectedRevision`; answers the stored revision otherwise. The row is
+ * locked while checked.
  */
-export async function saveBasis<A extends BasisArea>(
+export async function saveRevisioned<D extends RevisionedTable>(
+  tx: Executor,
+  spec: D,
+  tenantId: string,
+  key: string,
+  expectedRevision: number,
+  fields: RevisionedFields<D>,
+  at: Date,
+): Promise<RevisionCheck<RevisionedRow<D>>> {
+  const table = spec.table as TenantTable;
+  const current = await findRevisioned(tx, spec, tenantId, key, 'update');
+  const actual = (current as { revision: number } | undefined)?.revision ?? 0;
+  if (actual !== expectedRevision) return { ok: false, actual };
+  if (!current) {
+    const [row] = await tx
+      .insert(table)
+      .values({
+        ...fields,
+        tenantId,
+        revision: 1,
+        createdAt: at,
+        updatedAt: at,
+      } as PgInsertValue<TenantTable>)
+      .returning();
+    return { ok: true, row: row as RevisionedRow<D> };
+  }
+  const [row] = await tx
+    .update(table)
+    .set({
+      ...fields,
+      tenantId,
+      revision: sql`${table.revision} + 1`,
+      updatedAt: at,
+    } as PgUpdateSetSource<TenantTable>)
+    .where(whereKey(spec, tenantId, key))
+    .returning();
+  return { ok: true, row: row as RevisionedRow<D> };
+}
+
+/** Deletes the row at `key` when its stored revision is `expectedRevision`. */
+export async function deleteRevisioned<D extends RevisionedTable>(
+  tx: Executor,
+  spec: D,
+  tenantId: string,
+  key: string,
+  expectedRevision: number,
+): Promise<RevisionCheck<RevisionedRow<D>>> {
+  const current = await findRevisioned(tx, spec, tenantId, key, 'update');
+  const actual = (current as { revision: number } | undefined)?.revision ?? 0;
+  if (!current || actual !== expectedRevision) return { ok: false, actual };
+  await tx.delete(spec.table as TenantTable).where(whereKey(spec, tenantId, key));
+  return { ok: true, row: current };
+}
+
+export function listBasis<A extends BasisArea>(
+  tx: Executor,
+  area: A,
+  tenantId: string,
+): Promise<BasisRow<A>[]> {
+  return listRevisioned(tx, basisTables[area], tenantId);
+}
+
+export function findBasis<A extends BasisArea>(
+  tx: Executor,
+  area: A,
+  tenantId: string,
+  key: string,
+): Promise<BasisRow<A> | undefined> {
+  return findRevisioned(tx, basisTables[area], tenantId, key);
+}
+
+/** `saveRevisioned` on a basis table. */
+export function saveBasis<A extends BasisArea>(
   tx: Executor,
   area: A,
   tenantId: string,
@@ -72,46 +160,16 @@ export async function saveBasis<A extends BasisArea>(
   fields: BasisFields<A>,
   at: Date,
 ): Promise<RevisionCheck<BasisRow<A>>> {
-  const { table } = basisTables[area];
-  const [current] = await tx
-    .select()
-    .from(table)
-    .where(whereKey(area, tenantId, key))
-    .for('update');
-  const actual = (current as { revision: number } | undefined)?.revision ?? 0;
-  if (actual !== expectedRevision) return { ok: false, actual };
-  const values = { ...fields, tenantId } as Table<A>['$inferInsert'];
-  if (!current) {
-    const [row] = await tx
-      .insert(table)
-      .values({ ...values, revision: 1, createdAt: at, updatedAt: at })
-      .returning();
-    return { ok: true, row: row as BasisRow<A> };
-  }
-  const [row] = await tx
-    .update(table)
-    .set({ ...values, revision: sql`${table.revision} + 1`, updatedAt: at })
-    .where(whereKey(area, tenantId, key))
-    .returning();
-  return { ok: true, row: row as BasisRow<A> };
+  return saveRevisioned(tx, basisTables[area], tenantId, key, expectedRevision, fields, at);
 }
 
-/** Deletes the record at `key` when its stored revision is `expectedRevision`. */
-export async function deleteBasis<A extends BasisArea>(
+/** `deleteRevisioned` on a basis table. */
+export function deleteBasis<A extends BasisArea>(
   tx: Executor,
   area: A,
   tenantId: string,
   key: string,
   expectedRevision: number,
 ): Promise<RevisionCheck<BasisRow<A>>> {
-  const { table } = basisTables[area];
-  const [current] = await tx
-    .select()
-    .from(table)
-    .where(whereKey(area, tenantId, key))
-    .for('update');
-  const actual = (current as { revision: number } | undefined)?.revision ?? 0;
-  if (!current || actual !== expectedRevision) return { ok: false, actual };
-  await tx.delete(table).where(whereKey(area, tenantId, key));
-  return { ok: true, row: current as BasisRow<A> };
+  return deleteRevisioned(tx, basisTables[area], tenantId, key, expectedRevision);
 }

@@ -1,185 +1,74 @@
 import {
   type BasisArea,
-  type BasisFields,
-  type BasisRow,
-  deleteBasis,
+  basisTables,
   type Executor,
   findBasis,
-  findReferences,
+  findRevisioned,
   findTenant,
-  listBasis,
-  saveBasis,
+  listProductIdsPricedIn,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { actorOf } from '../auth.ts';
-import { type Failure, fail, ok } from '../errors.ts';
-import { recordEvent } from '../events.ts';
-import { type AnyOperation, defineOperation } from '../registry.ts';
-import { iso, LanguageCode, Revision, Timestamp, TranslationsOf, Uuid } from '../schemas.ts';
+import { type Failure, fail } from '../errors.ts';
+import type { AnyOperation } from '../registry.ts';
+import { LanguageCode, TranslationsOf, Uuid } from '../schemas.ts';
+import { type RevisionBoundResource, revisionBoundOperations } from './revision-bound.ts';
 
-// The shared basis of a shop, one resource per table, all with the same three operations:
-// list, revision-bound save (create with revision 0, replace with the stored revision) and
-// revision-bound delete. One factory makes them, so every resource behaves the same.
+// The shared basis of a shop, one resource per table, all made by the revision-bound factory:
+// `basis.<name>.list|save|delete` under `/api/basis/<path>`, guarded by the settings permissions.
 
-type Body = v.ObjectEntries;
+type BasisResource<A extends BasisArea, E extends v.ObjectEntries> = Omit<
+  RevisionBoundResource<(typeof basisTables)[A], E>,
+  'table' | 'name' | 'path' | 'event' | 'permissions'
+> & { readonly area: A; readonly name: string; readonly path: string };
 
-interface BasisResource<A extends BasisArea, E extends Body> {
-  readonly area: A;
-  /** Tool name segment and URL segment: `basis.<name>.list`, `/api/basis/<path>`. */
-  readonly name: string;
-  readonly path: string;
-  readonly noun: string;
-  readonly keyParam: 'code' | 'id';
-  readonly keySchema: v.GenericSchema<string>;
-  /** The body fields of a save, besides `revision`. */
-  readonly fields: E;
-  /** Domain checks of a save beyond the schema (a failure changes nothing). */
-  readonly check?: (
-    tx: Executor,
-    tenantId: string,
-    input: v.InferOutput<v.ObjectSchema<E, undefined>>,
-    current: BasisRow<A> | undefined,
-  ) => Promise<Failure | null>;
-  /** Why a delete is refused besides references (e.g. the main language). */
-  readonly guardDelete?: (tx: Executor, tenantId: string, key: string) => Promise<Failure | null>;
-}
-
-function viewOf(row: object): Record<string, unknown> {
-  const {
-    tenantId: _,
-    createdAt,
-    updatedAt,
-    ...rest
-  } = row as { tenantId: string; createdAt: Date; updatedAt: Date };
-  return { ...rest, createdAt: iso(createdAt), updatedAt: iso(updatedAt) };
-}
-
-function basisOperations<A extends BasisArea, E extends Body>(resource: BasisResource<A, E>): AnyOperation[] {
-  const { area, keyParam } = resource;
-  const Fields = v.object(resource.fields);
-  const Record = v.object({
-    [keyParam]: resource.keySchema,
-    ...resource.fields,
-    revision: v.number(),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  });
-  const prefix = `basis.${resource.name}`;
-  const path = `/api/basis/${resource.path}`;
-
-  const list = defineOperation({
-    name: `${prefix}.list`,
-    summary: `The shop's ${resource.noun}s.`,
-    http: { method: 'GET', path },
-    permission: 'settings.read',
-    readOnly: true,
-    input: v.object({}),
-    output: v.object({ items: v.array(Record) }),
-    async handler({ services, tenantId }) {
-      const rows = await listBasis(services.database.db, area, tenantId);
-      return ok({ items: rows.map(viewOf) as v.InferOutput<typeof Record>[] });
-    },
-  });
-
-  const save = defineOperation({
-    name: `${prefix}.save`,
-    summary: `Creates (revision 0) or replaces (the stored revision) a ${resource.noun}.`,
-    http: { method: 'PUT', path: `${path}/:${keyParam}` },
-    permission: 'settings.write',
-    readOnly: false,
-    input: v.object({ [keyParam]: resource.keySchema, revision: Revision, ...resource.fields }),
-    output: Record,
-    async handler({ services, tenantId, principal }, input) {
-      const key = (input as Record<string, unknown>)[keyParam] as string;
-      const { revision, ...rest } = input as { revision: number } & Record<string, unknown>;
-      const fields = v.parse(Fields, rest);
-      return services.database.transaction(async (tx) => {
-        const current = await findBasis(tx, area, tenantId, key);
-        const refused = await resource.check?.(tx, tenantId, fields, current);
-        if (refused) return refused;
-        const saved = await saveBasis(
-          tx,
-          area,
-          tenantId,
-          key,
-          revision,
-          { ...fields, [keyParam]: key } as unknown as BasisFields<A>,
-          services.clock.now(),
-        );
-        if (!saved.ok) return staleRevision(revision, saved.actual);
-        await recordEvent(tx, services, tenantId, actorOf(principal), `basis.${resource.name}.saved`, {
-          key,
-          revision: saved.row.revision,
-        });
-        return ok(viewOf(saved.row) as v.InferOutput<typeof Record>);
-      });
-    },
-  });
-
-  const remove = defineOperation({
-    name: `${prefix}.delete`,
-    summary: `Deletes a ${resource.noun} at its stored revision; refused while anything references it.`,
-    http: { method: 'DELETE', path: `${path}/:${keyParam}` },
-    permission: 'settings.write',
-    readOnly: false,
-    input: v.object({ [keyParam]: resource.keySchema, revision: Revision }),
-    output: v.object({ [keyParam]: resource.keySchema, deleted: v.literal(true) }),
-    async handler({ services, tenantId, principal }, input) {
-      const key = (input as Record<string, unknown>)[keyParam] as string;
-      return services.database.transaction(async (tx) => {
-        const current = await findBasis(tx, area, tenantId, key);
-        if (!current) return fail('NOT_FOUND', `No ${resource.noun} ${key} exists in this shop.`);
-        const guarded = await resource.guardDelete?.(tx, tenantId, key);
-        if (guarded) return guarded;
-        const references = await findReferences(tx, tenantId, key);
-        if (references.length > 0) {
-          return fail('REFERENCED', `The ${resource.noun} is still referenced; deactivate it instead.`, {
-            extensions: { references },
-          });
-        }
-        const { revision } = input as { revision: number };
-        const deleted = await deleteBasis(tx, area, tenantId, key, revision);
-        if (!deleted.ok) return staleRevision(revision, deleted.actual);
-        await recordEvent(tx, services, tenantId, actorOf(principal), `basis.${resource.name}.deleted`, {
-          key,
-        });
-        return ok({ [keyParam]: key, deleted: true as const });
-      });
-    },
-  });
-  return [list, save, remove];
-}
-
-function staleRevision(expected: number, actual: number): Failure {
-  return fail('STALE_REVISION', `The record is at revision ${actual}, not ${expected}: reload and retry.`, {
-    extensions: { expected, actual },
+function basisOperations<A extends BasisArea, E extends v.ObjectEntries>(
+  resource: BasisResource<A, E>,
+): AnyOperation[] {
+  const { area, name, path, ...rest } = resource;
+  return revisionBoundOperations({
+    ...rest,
+    table: basisTables[area],
+    name: `basis.${name}`,
+    path: `/api/basis/${path}`,
+    event: `basis.${name}`,
+    permissions: { read: 'settings.read', write: 'settings.write' },
   });
 }
 
-const CurrencyCode = v.pipe(v.string(), v.regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as EUR'));
+export const CurrencyCode = v.pipe(
+  v.string(),
+  v.regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as EUR'),
+);
 const CountryCode = v.pipe(
   v.string(),
   v.regex(/^[A-Z]{2}$/, 'expected an ISO 3166-1 alpha-2 code such as DE'),
 );
-const Amount = v.pipe(v.number(), v.integer('expected minor units (an integer)'), v.minValue(0));
+/** An amount in minor units of its currency (cents for EUR). */
+export const Amount = v.pipe(v.number(), v.integer('expected minor units (an integer)'), v.minValue(0));
 const TaxRate = v.pipe(
   v.number(),
   v.integer('expected hundredths of a percent (19 % = 1900)'),
   v.minValue(0),
   v.maxValue(10_000),
 );
-const Position = v.optional(v.pipe(v.number(), v.integer()), 0);
-const Active = v.optional(v.boolean(), true);
+export const Position = v.optional(v.pipe(v.number(), v.integer()), 0);
+export const Active = v.optional(v.boolean(), true);
 
-async function currenciesExist(
+/**
+ * Refuses currencies the shop has not set up; `pointer` names the list they came from
+ * (`/prices` → `/prices/0/currency`). The found currencies stay locked (`FOR SHARE`) until the
+ * transaction ends, so they cannot be deleted under the caller's write.
+ */
+export async function currenciesExist(
   tx: Executor,
   tenantId: string,
   codes: readonly string[],
+  pointer = '/prices',
 ): Promise<Failure | null> {
   for (const [index, code] of codes.entries()) {
-    if (!(await findBasis(tx, 'currencies', tenantId, code))) {
+    if (!(await findRevisioned(tx, basisTables.currencies, tenantId, code, 'share'))) {
       return fail('VALIDATION_FAILED', `The currency ${code} is not set up in this shop.`, {
-        errors: [{ pointer: `/prices/${index}/currency`, message: 'unknown currency' }],
+        errors: [{ pointer: `${pointer}/${index}/currency`, message: 'unknown currency' }],
       });
     }
   }
@@ -221,6 +110,10 @@ export const basisResourceOperations: readonly AnyOperation[] = [
         });
       }
       return null;
+    },
+    async findUses(tx, tenantId, code) {
+      const priced = await listProductIdsPricedIn(tx, tenantId, code, 100);
+      return priced.map((id) => ({ kind: 'product', id }));
     },
   }),
   ...basisOperations({

@@ -1,9 +1,31 @@
 import type { AnyOperation } from '../registry.ts';
+import { accountOperations } from './account.ts';
 import { listAutomation } from './automation.ts';
 import { basisResourceOperations } from './basis.ts';
+import {
+  addCartLine,
+  getCart,
+  placeCheckout,
+  removeCartLine,
+  updateCartChoices,
+  updateCartLine,
+} from './cart.ts';
+import { catalogOperations } from './catalog.ts';
+import { companyOperations } from './company.ts';
+import { customerOperations } from './customers.ts';
+import { documentOperations } from './documents.ts';
+import { downloadOperations } from './downloads.ts';
 import { describeEventProcessing, listShopEvents } from './events.ts';
 import { addMember, listShopMembers, removeMember } from './members.ts';
+import {
+  addOrderNote,
+  getShopOrder,
+  listShopOrders,
+  transitionShopOrder,
+  updateShopOrder,
+} from './orders.ts';
 import { createShopSandbox, getShop } from './shop.ts';
+import { getStoreProduct, listStoreProducts } from './store-products.ts';
 import { createShopToken, listShopTokens, revokeShopToken } from './tokens.ts';
 
 /** Every operation of the service: the HTTP routes, MCP tools and OpenAPI document come from here. */
@@ -20,6 +42,25 @@ export const operations: readonly AnyOperation[] = [
   describeEventProcessing,
   listAutomation,
   ...basisResourceOperations,
+  ...catalogOperations,
+  ...customerOperations,
+  ...accountOperations,
+  ...companyOperations,
+  ...documentOperations,
+  ...downloadOperations,
+  listShopOrders,
+  getShopOrder,
+  transitionShopOrder,
+  updateShopOrder,
+  addOrderNote,
+  listStoreProducts,
+  getStoreProduct,
+  getCart,
+  addCartLine,
+  updateCartLine,
+  removeCartLine,
+  updateCartChoices,
+  placeCheckout,
 ];
 
 const byName = new Map(operations.map((operation) => [operation.name, operation]));

@@ -10,6 +10,7 @@ import {
   releaseCursors,
 } from '@cartwright/repository';
 import type { Services } from '../services.ts';
+import { customerHistoryProjection } from './customer-history.ts';
 
 export const PROCESS_ROLES = [
   'all',
@@ -38,7 +39,7 @@ export const eventStatisticsProjection: Projection = {
 };
 
 /** Every projection the service runs. Later capabilities (flow matching, intelligence) add theirs. */
-export const projections: readonly Projection[] = [eventStatisticsProjection];
+export const projections: readonly Projection[] = [eventStatisticsProjection, customerHistoryProjection];
 
 export interface ConsumeOptions {
   /** Unique per worker loop (host, pid, loop): it owns leases. */

@@ -1,0 +1,27 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../database.ts';
+import { tenantCounters } from '../schema.ts';
+
+/**
+ * Reserves `count` consecutive values of a per-shop counter (`tenant_counters`) in the caller's
+ * transaction and returns the first. The counter row stays locked until that transaction ends,
+ * so numbers are gapless: a rolled-back transaction takes its increment with it.
+ */
+export async function nextCounterValue(
+  tx: Executor,
+  tenantId: string,
+  name: string,
+  count = 1,
+): Promise<number> {
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new RangeError(`count must be a positive integer, got ${count}`);
+  const [counter] = await tx
+    .insert(tenantCounters)
+    .values({ tenantId, name, value: count })
+    .onConflictDoUpdate({
+      target: [tenantCounters.tenantId, tenantCounters.name],
+      set: { value: sql`${tenantCounters.value} + ${count}` },
+    })
+    .returning({ value: tenantCounters.value });
+  return counter!.value - count + 1;
+}

@@ -1,0 +1,208 @@
+import { type PricedCart, priceCart, resolveTranslated } from '@cartwright/commerce';
+import {
+  type CartRow,
+  type Executor,
+  findBasis,
+  findProduct,
+  findTenant,
+  listVariants,
+  type ProductRow,
+} from '@cartwright/repository';
+import { effectiveProduct } from '../operations/catalog-product-view.ts';
+import type { Services } from '../services.ts';
+
+/** Why a cart line cannot be bought as it is; checkout refuses while any remains. */
+export interface CartProblem {
+  readonly lineId: string | null;
+  readonly code:
+    | 'PRODUCT_UNAVAILABLE'
+    | 'CHOOSE_A_VARIANT'
+    | 'NO_PRICE'
+    | 'NO_TAX_CLASS'
+    | 'SHIPPING_METHOD_UNAVAILABLE'
+    | 'SHIPPING_PRICE_MISSING'
+    | 'CURRENCY_UNAVAILABLE';
+  readonly detail: string;
+}
+
+/** What the storefront shows of a line besides its price. */
+export interface CartLineInfo {
+  readonly id: string;
+  readonly productId: string;
+  readonly sku: string;
+  readonly name: string | null;
+  readonly quantity: number;
+  readonly shippingFree: boolean;
+}
+
+export interface CartPricing {
+  /** The priced cart (lines with problems left out), or null when the currency is unusable. */
+  readonly priced: PricedCart | null;
+  readonly lines: readonly CartLineInfo[];
+  readonly problems: readonly CartProblem[];
+  /** The effective products of the priceable lines, by product id (for snapshots and facts). */
+  readonly products: ReadonlyMap<string, ProductRow>;
+  /** The tax rate applied per product id (hundredths of a percent). */
+  readonly taxRates: ReadonlyMap<string, number>;
+}
+
+/** Consumers see and pay gross prices; business customers net prices plus tax. */
+export function priceModeOf(group: 'consumer' | 'business' | null): 'gross' | 'net' {
+  return group === 'business' ? 'net' : 'gross';
+}
+
+/** A tax class's rate for a destination country, or its default rate. */
+async function taxRateFor(
+  tx: Executor,
+  tenantId: string,
+  taxClassId: string | null,
+  country: string | null,
+): Promise<number | null> {
+  if (!taxClassId) return null;
+  const taxClass = await findBasis(tx, 'taxClasses', tenantId, taxClassId);
+  if (!taxClass) return null;
+  const rate =
+    taxClass.rates.find((candidate) => candidate.country !== null && candidate.country === country) ??
+    taxClass.rates.find((candidate) => candidate.country === null);
+  return rate?.rate ?? null;
+}
+
+/**
+ * Prices a stored cart with `@cartwright/commerce`: effective products (variants through their
+ * parents), the price in the cart currency, the tax rate of each product's tax class for the
+ * shipping destination (the default rate while no address is set), and the chosen shipping
+ * method, taxed by its own tax class or else by the highest rate among the lines.
+ */
+export async function priceStoredCart(
+  tx: Executor,
+  _services: Services,
+  tenantId: string,
+  cart: CartRow,
+  group: 'consumer' | 'business' | null,
+): Promise<CartPricing> {
+  const problems: CartProblem[] = [];
+  const lines: CartLineInfo[] = [];
+  const products = new Map<string, ProductRow>();
+  const taxRates = new Map<string, number>();
+  const tenant = await findTenant(tx, tenantId);
+  const mainLanguage = tenant?.mainLanguage ?? 'en';
+  const currency = await findBasis(tx, 'currencies', tenantId, cart.currency);
+  const country = cart.shippingAddress?.country ?? null;
+  const priceable: Parameters<typeof priceCart>[0]['lines'] = [];
+
+  for (const line of cart.lines) {
+    const own = await findProduct(tx, tenantId, line.productId);
+    const parent = own?.parentId ? ((await findProduct(tx, tenantId, own.parentId)) ?? null) : null;
+    const product = own ? effectiveProduct(own, parent) : null;
+    const name = product?.translations
+      ? (resolveTranslated(product.translations, 'name', cart.language, mainLanguage)?.value ?? null)
+      : null;
+    const shippingFree = product?.flags?.shippingFree === true;
+    lines.push({
+      id: line.id,
+      productId: line.productId,
+      sku: product?.sku ?? '',
+      name,
+      quantity: line.quantity,
+      shippingFree,
+    });
+    if (!product || product.active === false) {
+      problems.push({
+        lineId: line.id,
+        code: 'PRODUCT_UNAVAILABLE',
+        detail: 'This product is not available.',
+      });
+      continue;
+    }
+    if (!product.parentId && (await listVariants(tx, tenantId, product.id)).length > 0) {
+      problems.push({
+        lineId: line.id,
+        code: 'CHOOSE_A_VARIANT',
+        detail: 'Choose one of the product’s variants.',
+      });
+      continue;
+    }
+    const price = product.prices?.find((candidate) => candidate.currency === cart.currency);
+    if (!price) {
+      problems.push({
+        lineId: line.id,
+        code: 'NO_PRICE',
+        detail: `The product has no price in ${cart.currency}.`,
+      });
+      continue;
+    }
+    const rate = await taxRateFor(tx, tenantId, product.taxClassId, country);
+    if (rate === null) {
+      problems.push({
+        lineId: line.id,
+        code: 'NO_TAX_CLASS',
+        detail: 'The product has no usable tax class.',
+      });
+      continue;
+    }
+    products.set(product.id, product);
+    taxRates.set(product.id, rate);
+    priceable.push({
+      id: line.id,
+      productId: product.id,
+      sku: product.sku,
+      quantity: line.quantity,
+      unitPrice: { gross: price.gross, net: price.net },
+      taxRate: rate,
+      shippingFree,
+    });
+  }
+
+  if (!currency?.active) {
+    problems.push({
+      lineId: null,
+      code: 'CURRENCY_UNAVAILABLE',
+      detail: `The currency ${cart.currency} is not offered.`,
+    });
+    return { priced: null, lines, problems, products, taxRates };
+  }
+
+  let shipping: Parameters<typeof priceCart>[0]['shipping'] = null;
+  if (cart.shippingMethodId) {
+    const method = await findBasis(tx, 'shippingMethods', tenantId, cart.shippingMethodId);
+    if (!method?.active) {
+      problems.push({
+        lineId: null,
+        code: 'SHIPPING_METHOD_UNAVAILABLE',
+        detail: 'Choose another shipping method.',
+      });
+    } else {
+      const price = method.prices.find((candidate) => candidate.currency === cart.currency);
+      const ownRate = await taxRateFor(tx, tenantId, method.taxClassId, country);
+      const rate = ownRate ?? Math.max(0, ...priceable.map((line) => line.taxRate));
+      shipping = { price: price ? { gross: price.gross, net: price.net } : null, taxRate: rate };
+    }
+  }
+
+  const priced = priceCart({
+    currency: { code: currency.code, precision: currency.precision },
+    priceMode: priceModeOf(group),
+    lines: priceable,
+    shipping,
+  });
+  if (!priced.ok) {
+    if (priced.code === 'SHIPPING_PRICE_MISSING') {
+      problems.push({ lineId: null, code: 'SHIPPING_PRICE_MISSING', detail: priced.detail });
+      const withoutShipping = priceCart({
+        currency: { code: currency.code, precision: currency.precision },
+        priceMode: priceModeOf(group),
+        lines: priceable,
+        shipping: null,
+      });
+      return {
+        priced: withoutShipping.ok ? withoutShipping.value : null,
+        lines,
+        problems,
+        products,
+        taxRates,
+      };
+    }
+    throw new Error(`cart pricing failed: ${priced.code} ${priced.detail}`);
+  }
+  return { priced: priced.value, lines, problems, products, taxRates };
+}

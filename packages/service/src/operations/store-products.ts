@@ -1,0 +1,192 @@
+import { resolveTranslated } from '@cartwright/commerce';
+import {
+  findBasis,
+  findProduct,
+  findTenant,
+  listProducts,
+  listVariants,
+  type ProductRow,
+} from '@cartwright/repository';
+import * as v from 'valibot';
+import { fail, ok } from '../errors.ts';
+import { defineStoreOperation, type StoreOperationContext } from '../registry.ts';
+import { LanguageCode, Limit, Uuid } from '../schemas.ts';
+import { resolveStoreContext } from '../store-context.ts';
+import { effectiveProduct } from './catalog-product-view.ts';
+
+// The PUBLIC serialisation of products. It is built field by field from an allow-list, never by
+// spreading a stored row, so purchase prices, rule metadata, custom fields and stock counts cannot
+// leak into a storefront response by accident.
+
+const StorePrice = v.object({
+  currency: v.string(),
+  gross: v.number(),
+  net: v.number(),
+  listGross: v.nullable(v.number()),
+  listNet: v.nullable(v.number()),
+});
+
+export const StoreProduct = v.object({
+  id: Uuid,
+  parentId: v.nullable(Uuid),
+  sku: v.string(),
+  name: v.nullable(v.string()),
+  description: v.nullable(v.string()),
+  language: v.string(),
+  price: v.nullable(StorePrice),
+  available: v.boolean(),
+  manufacturer: v.nullable(v.string()),
+  categoryIds: v.array(Uuid),
+  properties: v.record(v.string(), v.string()),
+  options: v.record(v.string(), v.string()),
+  releaseDate: v.nullable(v.string()),
+  weightGrams: v.nullable(v.number()),
+  dimensionsMm: v.object({
+    width: v.nullable(v.number()),
+    height: v.nullable(v.number()),
+    length: v.nullable(v.number()),
+  }),
+  flags: v.object({
+    new: v.boolean(),
+    closeout: v.boolean(),
+    topseller: v.boolean(),
+    shippingFree: v.boolean(),
+  }),
+});
+export type StoreProduct = v.InferOutput<typeof StoreProduct>;
+
+/** One product as a storefront may show it, in `language` and priced in `currency`. */
+export function storeProductView(
+  product: ProductRow,
+  language: string,
+  mainLanguage: string,
+  currency: string,
+): StoreProduct {
+  const text = (field: string) =>
+    product.translations
+      ? (resolveTranslated(product.translations, field, language, mainLanguage)?.value ?? null)
+      : null;
+  const price = product.prices?.find((candidate) => candidate.currency === currency);
+  return {
+    id: product.id,
+    parentId: product.parentId,
+    sku: product.sku,
+    name: text('name'),
+    description: text('description'),
+    language,
+    price: price
+      ? {
+          currency: price.currency,
+          gross: price.gross,
+          net: price.net,
+          listGross: price.listGross ?? null,
+          listNet: price.listNet ?? null,
+        }
+      : null,
+    available: product.stockAvailable > 0,
+    manufacturer: product.manufacturer,
+    categoryIds: product.categoryIds ?? [],
+    properties: { ...(product.properties ?? {}) },
+    options: { ...(product.options ?? {}) },
+    releaseDate: product.releaseDate,
+    weightGrams: product.weightGrams,
+    dimensionsMm: { width: product.widthMm, height: product.heightMm, length: product.lengthMm },
+    flags: {
+      new: product.flags?.new === true,
+      closeout: product.flags?.closeout === true,
+      topseller: product.flags?.topseller === true,
+      shippingFree: product.flags?.shippingFree === true,
+    },
+  };
+}
+
+const Locale = {
+  language: v.optional(LanguageCode),
+  currency: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/))),
+};
+
+/** The language and currency a storefront request reads in: asked for, else the context's, else the shop's. */
+async function localeOf(
+  context: StoreOperationContext,
+  input: { language?: string | undefined; currency?: string | undefined },
+) {
+  const { services, storefront, tenantId } = context;
+  const db = services.database.db;
+  const tenant = await findTenant(db, tenantId);
+  const visitor = await resolveStoreContext(db, services, storefront);
+  const mainLanguage = tenant?.mainLanguage ?? 'en';
+  return {
+    mainLanguage,
+    language: input.language ?? visitor?.language ?? mainLanguage,
+    currency: input.currency ?? visitor?.currency ?? 'EUR',
+  };
+}
+
+export const listStoreProducts = defineStoreOperation({
+  name: 'store.products.list',
+  summary: 'Active products of the shop as the storefront shows them (no purchase prices, no rule metadata).',
+  http: { method: 'GET', path: '/store-api/products' },
+  readOnly: true,
+  input: v.object({
+    limit: Limit,
+    after: v.optional(Uuid),
+    search: v.optional(v.pipe(v.string(), v.maxLength(200))),
+    categoryId: v.optional(Uuid),
+    ...Locale,
+  }),
+  output: v.object({ items: v.array(StoreProduct), next: v.nullable(Uuid) }),
+  async handler(context, input) {
+    const locale = await localeOf(context, input);
+    const rows = await listProducts(context.services.database.db, context.tenantId, {
+      limit: input.limit + 1,
+      after: input.after,
+      kind: 'parent',
+      active: true,
+      search: input.search,
+      categoryId: input.categoryId,
+    });
+    const page = rows.slice(0, input.limit);
+    return ok({
+      items: page.map(({ product, parent }) =>
+        storeProductView(
+          effectiveProduct(product, parent),
+          locale.language,
+          locale.mainLanguage,
+          locale.currency,
+        ),
+      ),
+      next: rows.length > input.limit ? page.at(-1)!.product.id : null,
+    });
+  },
+});
+
+export const getStoreProduct = defineStoreOperation({
+  name: 'store.products.get',
+  summary: 'One active product with its active variants, as the storefront shows them.',
+  http: { method: 'GET', path: '/store-api/products/:id' },
+  readOnly: true,
+  input: v.object({ id: Uuid, ...Locale }),
+  output: v.object({ product: StoreProduct, variants: v.array(StoreProduct) }),
+  async handler(context, input) {
+    const db = context.services.database.db;
+    const locale = await localeOf(context, input);
+    const own = await findProduct(db, context.tenantId, input.id);
+    const parent = own?.parentId ? ((await findProduct(db, context.tenantId, own.parentId)) ?? null) : null;
+    const product = own ? effectiveProduct(own, parent) : null;
+    if (!product || product.active === false)
+      return fail('NOT_FOUND', 'No such product is on sale in this shop.');
+    if (input.currency && !(await findBasis(db, 'currencies', context.tenantId, input.currency))) {
+      return fail('VALIDATION_FAILED', 'The shop does not offer this currency.', {
+        errors: [{ pointer: '/currency', message: 'unknown currency' }],
+      });
+    }
+    const variants = product.parentId
+      ? []
+      : (await listVariants(db, context.tenantId, product.id))
+          .map((variant) => effectiveProduct(variant, product))
+          .filter((variant) => variant.active !== false);
+    const view = (row: ProductRow) =>
+      storeProductView(row, locale.language, locale.mainLanguage, locale.currency);
+    return ok({ product: view(product), variants: variants.map(view) });
+  },
+});

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type Executor,
+  findCustomer,
+  findStoreContextByTokenHash,
+  findTenant,
+  insertStoreContext,
+  listBasis,
+  revokeStoreContextsOfCustomer,
+  type StoreContextRow,
+} from '@cartwright/repository';
+import { hashToken } from './auth.ts';
+import type { Storefront } from './registry.ts';
+import type { Services } from './services.ts';
+
+// A storefront visitor's context: named by an opaque token (32 random bytes, base64url) of which
+// only the SHA-256 is stored, bound to one shop and channel, optionally to a logged-in customer.
+
+const CONTEXT_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+const CONTEXT_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export interface OpenedStoreContext {
+  /** Shown to the visitor once; only its hash is stored. */
+  readonly token: string;
+  readonly context: StoreContextRow;
+}
+
+/** The language and currency a new context starts with: the shop's main language and first currency. */
+async function contextDefaults(
+  tx: Executor,
+  tenantId: string,
+): Promise<{ language: string | null; currency: string | null }> {
+  const tenant = await findTenant(tx, tenantId);
+  const [first] = (await listBasis(tx, 'currencies', tenantId))
+    .filter((currency) => currency.active)
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.code.localeCompare(b.code));
+  return { language: tenant?.mainLanguage ?? null, currency: first?.code ?? null };
+}
+
+/**
+ * Issues a new context for a visitor of the storefront's channel, valid for 30 days. `from` (a
+ * context being replaced at login) passes its language and currency on.
+ */
+export async function openStoreContext(
+  tx: Executor,
+  services: Services,
+  storefront: Pick<Storefront, 'tenantId' | 'channelId'>,
+  options: { readonly customerId?: string | null; readonly from?: StoreContextRow | null } = {},
+): Promise<OpenedStoreContext> {
+  const token = randomBytes(32).toString('base64url');
+  const now = services.clock.now();
+  const locale = options.from
+    ? { language: options.from.language, currency: options.from.currency }
+    : await contextDefaults(tx, storefront.tenantId);
+  const context = await insertStoreContext(tx, {
+    tenantId: storefront.tenantId,
+    id: services.ids.next(),
+    tokenHash: hashToken(token),
+    channelId: storefront.channelId,
+    customerId: options.customerId ?? null,
+    ...locale,
+    expiresAt: new Date(now.getTime() + CONTEXT_LIFETIME_MS),
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { token, context };
+}
+
+/**
+ * The live context named by the storefront's context token: it must belong to this shop and
+ * channel, be neither revoked nor expired, and its customer (if any) must still be active.
+ * Anything else answers null.
+ */
+export async function resolveStoreContext(
+  db: Executor,
+  services: Services,
+  storefront: Storefront,
+): Promise<StoreContextRow | null> {
+  const token = storefront.contextToken;
+  if (!token || !CONTEXT_TOKEN.test(token)) return null;
+  const context = await findStoreContextByTokenHash(db, storefront.tenantId, hashToken(token));
+  if (
+    !context ||
+    context.channelId !== storefront.channelId ||
+    context.revokedAt ||
+    context.expiresAt <= services.clock.now()
+  ) {
+    return null;
+  }
+  if (context.customerId) {
+    const customer = await findCustomer(db, storefront.tenantId, context.customerId);
+    if (!customer?.active) return null;
+  }
+  return context;
+}
+
+/** Ends every session of the customer at once (their contexts, and with them their carts' authority). */
+export function revokeCustomerContexts(
+  tx: Executor,
+  tenantId: string,
+  customerId: string,
+  at: Date,
+): Promise<number> {
+  return revokeStoreContextsOfCustomer(tx, tenantId, customerId, at);
+}
