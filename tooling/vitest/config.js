@@ -12,7 +12,7 @@ export function definePackageConfig(options = {}) {
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       hookTimeout: options.database ? 120_000 : 10_000,
-      testTimeout: options.database ? 60_000 : 5_000,
+      testTimeout: options.database ? 180_000 : 5_000,
       pool: 'forks',
     },
   });

@@ -103,3 +103,9 @@ export {
 } from './starter/definitions.ts';
 export { type BackfillReport, backfillStarters, provisionStarters } from './starter/provision.ts';
 export { createToken, type NewToken, revokeTokenOf, type TokenView, tokenView } from './tokens.ts';
+export { type CartView, factsOfCart, openCartOf, viewCart } from './carts/cart.ts';
+export { checkout, type OrderPlacedPayload } from './carts/checkout.ts';
+export { type CartFacts, cartFacts } from './carts/facts.ts';
+export { type CartPricing, type CartProblem, priceStoredCart } from './carts/pricing.ts';
+export { transitionOrder, type TransitionRequest } from './orders/transitions.ts';
+export { openStoreContext, resolveStoreContext, revokeCustomerContexts } from './store-context.ts';

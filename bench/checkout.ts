@@ -1,0 +1,221 @@
+// Checkout throughput and latency on PGlite and PostgreSQL, printed against a named baseline:
+// one empty transaction (BEGIN; SELECT 1; COMMIT) on the same engine. Repeatable: fixed counts,
+// fresh database per engine, same cart for every checkout (1 product line + shipping).
+//
+//   corepack pnpm bench:checkout                 PGlite, and PostgreSQL when BENCH_DATABASE_URL is set
+//   BENCH_CHECKOUTS=500 corepack pnpm bench:checkout
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createDatabase,
+  type Database,
+  insertCustomer,
+  insertProduct,
+  saveBasis,
+  updateCart,
+} from '@cartwright/repository';
+import {
+  checkout,
+  createServices,
+  createShop,
+  openCartOf,
+  openStoreContext,
+  type Services,
+} from '@cartwright/service';
+import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
+
+const CHECKOUTS = Number(process.env.BENCH_CHECKOUTS ?? 200);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const TAX = '0190f0c8-0000-7000-8000-00000000be01';
+const SHIPPING = '0190f0c8-0000-7000-8000-00000000be02';
+const PAYMENT = '0190f0c8-0000-7000-8000-00000000be03';
+const PRODUCT = '0190f0c8-0000-7000-8000-00000000be04';
+const address = { firstName: 'B', lastName: 'Ench', street: 'S 1', zipcode: '1', city: 'C', country: 'DE' };
+
+async function setUp(services: Services) {
+  const { tenantId } = await createShop(services, { name: 'Bench' });
+  const at = services.clock.now();
+  await services.database.transaction(async (tx) => {
+    await saveBasis(
+      tx,
+      'countries',
+      tenantId,
+      'DE',
+      0,
+      { code: 'DE', translations: { en: { name: 'Germany' } } },
+      at,
+    );
+    await saveBasis(
+      tx,
+      'taxClasses',
+      tenantId,
+      TAX,
+      0,
+      { id: TAX, translations: { en: { name: 'Std' } }, rates: [{ country: null, rate: 1900 }] },
+      at,
+    );
+    await saveBasis(
+      tx,
+      'shippingMethods',
+      tenantId,
+      SHIPPING,
+      0,
+      {
+        id: SHIPPING,
+        translations: { en: { name: 'P' } },
+        prices: [{ currency: 'EUR', gross: 490, net: 412 }],
+      },
+      at,
+    );
+    await saveBasis(
+      tx,
+      'paymentMethods',
+      tenantId,
+      PAYMENT,
+      0,
+      { id: PAYMENT, translations: { en: { name: 'I' } }, handler: 'invoice' },
+      at,
+    );
+    await insertProduct(
+      tx,
+      tenantId,
+      {
+        id: PRODUCT,
+        sku: 'BENCH',
+        translations: { en: { name: 'Bench' } },
+        prices: [{ currency: 'EUR', gross: 1999, net: 1680 }],
+        taxClassId: TAX,
+        stockAvailable: 1_000_000,
+      },
+      at,
+    );
+  });
+  const [channel] = await services.database.rows<{ id: string }>(
+    sql`select id from channels where tenant_id = ${tenantId} and is_main`,
+  );
+  return { tenantId, channelId: channel!.id };
+}
+
+/** A logged-in visitor whose cart is ready for checkout. */
+async function visitor(services: Services, tenantId: string, channelId: string) {
+  return services.database.transaction(async (tx) => {
+    const customer = await insertCustomer(tx, {
+      tenantId,
+      id: services.ids.next(),
+      email: `${services.ids.next()}@b.test`,
+      firstName: 'B',
+      lastName: 'E',
+    });
+    const { context } = await openStoreContext(
+      tx,
+      services,
+      { tenantId, channelId },
+      { customerId: customer.id },
+    );
+    const cart = await openCartOf(tx, services, tenantId, context);
+    await updateCart(tx, tenantId, cart.id, {
+      customerId: customer.id,
+      lines: [{ id: services.ids.next(), productId: PRODUCT, quantity: 2 }],
+      billingAddress: address,
+      shippingAddress: address,
+      shippingMethodId: SHIPPING,
+      paymentMethodId: PAYMENT,
+    });
+    return context;
+  });
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+async function run(engine: string, database: Database) {
+  const services = createServices(database);
+  const { tenantId, channelId } = await setUp(services);
+  const baseline: number[] = [];
+  for (let i = 0; i < CHECKOUTS; i++)
+    baseline.push(await timed(() => database.transaction((tx) => tx.execute(sql`select 1`))));
+  baseline.sort((a, b) => a - b);
+
+  const contexts = [];
+  for (let i = 0; i < CHECKOUTS * 2; i++) contexts.push(await visitor(services, tenantId, channelId));
+  const latencies: number[] = [];
+  for (const context of contexts.slice(0, CHECKOUTS)) {
+    latencies.push(
+      await timed(async () => {
+        const placed = await checkout(services, tenantId, context, undefined);
+        if (!placed.ok) throw new Error(placed.detail);
+      }),
+    );
+  }
+  latencies.sort((a, b) => a - b);
+
+  const queue = contexts.slice(CHECKOUTS);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let context = queue.pop(); context; context = queue.pop()) {
+        const placed = await checkout(services, tenantId, context, undefined);
+        if (!placed.ok) throw new Error(placed.detail);
+      }
+    }),
+  );
+  const concurrentSeconds = (performance.now() - started) / 1000;
+
+  const p50 = percentile(latencies, 50);
+  const p99 = percentile(latencies, 99);
+  const base = percentile(baseline, 50);
+  const line = (label: string, ms: number) =>
+    `  ${label.padEnd(22)} ${ms.toFixed(2).padStart(8)} ms   ${(ms / base).toFixed(1).padStart(6)}× baseline`;
+  console.log(
+    `${engine}: ${CHECKOUTS} sequential checkouts, then ${CHECKOUTS} with ${CONCURRENCY} in flight`,
+  );
+  console.log(line('baseline p50 (empty tx)', base));
+  console.log(line('checkout p50', p50));
+  console.log(line('checkout p99', p99));
+  console.log(
+    `  sequential throughput  ${(1000 / (latencies.reduce((a, b) => a + b, 0) / latencies.length)).toFixed(0).padStart(8)} checkouts/s`,
+  );
+  console.log(
+    `  concurrent throughput  ${(CHECKOUTS / concurrentSeconds).toFixed(0).padStart(8)} checkouts/s (${CONCURRENCY} in flight)`,
+  );
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'cartwright-bench-'));
+try {
+  const pglite = await createDatabase({ dataDir: dir });
+  await run('PGlite (embedded)', pglite);
+  await pglite.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const url = process.env.BENCH_DATABASE_URL;
+if (url) {
+  const name = `cartwright_bench_${process.pid}`;
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  try {
+    const target = new URL(url);
+    target.pathname = `/${name}`;
+    const database = await createDatabase({
+      databaseUrl: target.toString(),
+      maxConnections: CONCURRENCY + 2,
+    });
+    await run('PostgreSQL', database);
+    await database.close();
+  } finally {
+    await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    await admin.end();
+  }
+} else {
+  console.log('PostgreSQL: skipped (set BENCH_DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/test)');
+}
