@@ -180,6 +180,18 @@ export {
 } from './queries/outbox.ts';
 export { findReferences, type Reference } from './queries/references.ts';
 export {
+  findReview,
+  findReviewOfCustomer,
+  insertReview,
+  listProductReviewIds,
+  listReviews,
+  type ReviewFields,
+  type ReviewQuery,
+  type ReviewRow,
+  type ReviewStatus,
+  updateReviewStatus,
+} from './queries/reviews.ts';
+export {
   countOwners,
   countTenants,
   deleteMembership,

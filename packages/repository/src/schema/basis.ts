@@ -1,24 +1,10 @@
-import {
-  boolean,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { timestamps } from '../columns.ts';
 
 // The shared basis of a shop: languages, currencies, countries, tax classes, shipping and payment
 // methods. Channels override some of these sparsely (a later layer); the basis rows never change
 // shape for that. Translated text is a JSON object keyed by language code: a missing or null
 // field inherits the main language, an explicit empty string stays empty.
-
-const timestamps = {
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-};
 
 export type TranslationsJson = Record<string, Record<string, string | null>>;
 

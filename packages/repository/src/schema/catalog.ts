@@ -8,16 +8,11 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { timestamps } from '../columns.ts';
 import type { MoneyJson, TranslationsJson } from './basis.ts';
-
-const timestamps = {
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-};
 
 export interface ProductPriceJson extends MoneyJson {
   /** Strike-through "was" price, gross and net. */

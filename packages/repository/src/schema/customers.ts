@@ -12,11 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-
-const timestamps = {
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-};
+import { timestamps } from '../columns.ts';
 
 /** An address as stored on a customer and copied into carts and orders. */
 export interface AddressJson {

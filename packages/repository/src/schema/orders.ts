@@ -12,12 +12,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { timestamps } from '../columns.ts';
 import type { AddressJson } from './customers.ts';
-
-const timestamps = {
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-};
 
 export interface CartLineJson {
   readonly id: string;
