@@ -34,6 +34,8 @@ let aOrderId: string;
 let aDocumentId: string;
 let aAssetId: string;
 let aEntitlementId: string;
+/** A pending review of A_PRODUCT by shop A's customer. */
+let aReviewId: string;
 
 const A_TAX_CLASS = '0190f0c8-0000-7000-8000-0000000000a1';
 const A_SHIPPING = '0190f0c8-0000-7000-8000-0000000000a2';
@@ -140,6 +142,20 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'orders.notes.add': [{ orderId: aOrderId, text: 'intruder' }, true],
     'store.products.list': [{}, false],
     'store.products.get': [{ id: A_PRODUCT }, true],
+    // The context is resolved before the product, so another shop learns "log in" (401), never 404.
+    'store.reviews.create': [
+      {
+        contextToken: aContextToken,
+        productId: A_PRODUCT,
+        rating: 1,
+        title: 'Intruder',
+        content: 'Intruder',
+      },
+      false,
+    ],
+    'store.reviews.list': [{ productId: A_PRODUCT }, true],
+    'catalog.reviews.list': [{ productId: A_PRODUCT }, false],
+    'catalog.reviews.moderate': [{ id: aReviewId, revision: 1, status: 'approved' }, true],
     // Shop A's context token is not valid with another shop's channel key: 401, nothing read.
     'store.cart.get': [{ contextToken: aContextToken }, false],
     'store.cart.lines.add': [{ contextToken: aContextToken, productId: A_PRODUCT, quantity: 1 }, false],
@@ -213,6 +229,12 @@ async function seedShopA() {
   const granted = await put(`/api/orders/${aOrderId}/downloads`, { value: true });
   if (granted.status !== 200) throw new Error(JSON.stringify(granted.body));
   aEntitlementId = (granted.body.items as { id: string }[])[0]!.id;
+  const review = await h.call('POST', `/store-api/products/${A_PRODUCT}/reviews`, {
+    headers: { 'x-channel-key': keyA, 'x-context-token': aContextToken },
+    body: { rating: 5, title: 'Shop A review', content: 'Only shop A has this review.' },
+  });
+  if (review.status !== 201) throw new Error(JSON.stringify(review.body));
+  aReviewId = review.body.id as string;
 }
 
 function request(operation: AnyOperation, input: Record<string, unknown>) {

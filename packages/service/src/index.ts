@@ -10,6 +10,10 @@ export {
   type TokenKind,
 } from './auth.ts';
 export { type BlobContent, type BlobStore, databaseBlobStore, type StoredBlob } from './blob-store.ts';
+export { type CartView, factsOfCart, openCartOf, viewCart } from './carts/cart.ts';
+export { checkout, type OrderPlacedPayload } from './carts/checkout.ts';
+export { type CartFacts, cartFacts } from './carts/facts.ts';
+export { type CartPricing, type CartProblem, priceStoredCart } from './carts/pricing.ts';
 export { createDocument, type DocumentType } from './documents/create.ts';
 export {
   type EnvEntries,
@@ -39,6 +43,7 @@ export {
 } from './json-schema.ts';
 export { setDownloadAccess } from './operations/downloads.ts';
 export { findOperation, operations } from './operations/index.ts';
+export { type TransitionRequest, transitionOrder } from './orders/transitions.ts';
 export { customerHistoryProjection } from './outbox/customer-history.ts';
 export {
   type ConsumeOptions,
@@ -102,10 +107,5 @@ export {
   type StarterDefinition,
 } from './starter/definitions.ts';
 export { type BackfillReport, backfillStarters, provisionStarters } from './starter/provision.ts';
-export { createToken, type NewToken, revokeTokenOf, type TokenView, tokenView } from './tokens.ts';
-export { type CartView, factsOfCart, openCartOf, viewCart } from './carts/cart.ts';
-export { checkout, type OrderPlacedPayload } from './carts/checkout.ts';
-export { type CartFacts, cartFacts } from './carts/facts.ts';
-export { type CartPricing, type CartProblem, priceStoredCart } from './carts/pricing.ts';
-export { transitionOrder, type TransitionRequest } from './orders/transitions.ts';
 export { openStoreContext, resolveStoreContext, revokeCustomerContexts } from './store-context.ts';
+export { createToken, type NewToken, revokeTokenOf, type TokenView, tokenView } from './tokens.ts';

@@ -8,6 +8,8 @@ import {
   findReferences,
   findRevisioned,
   insertProduct,
+  listProductAssets,
+  listProductReviewIds,
   listProducts,
   listVariants,
   lockTransaction,
@@ -403,7 +405,7 @@ export const updateCatalogProduct = defineOperation({
 export const deleteCatalogProduct = defineOperation({
   name: 'catalog.products.delete',
   summary:
-    'Deletes a product at its stored revision; refused while it has variants, reserved stock, or a rule, flow or promotion names it.',
+    'Deletes a product at its stored revision; refused while it has variants, downloadable files, reviews or reserved stock, or a rule, flow or promotion names it.',
   http: { method: 'DELETE', path: '/api/catalog/products/:id' },
   permission: 'catalog.write',
   readOnly: false,
@@ -416,13 +418,20 @@ export const deleteCatalogProduct = defineOperation({
       const current = await findProduct(tx, tenantId, id, 'update');
       if (!current) return fail('NOT_FOUND', `No product ${id} exists in this shop.`);
       if (current.revision !== revision) return staleRevision(revision, current.revision);
+      // Uploads and new reviews lock this row too, so none appears between this check and the delete.
       const references = [
         ...(await listVariants(tx, tenantId, id)).map((variant) => ({ kind: 'variant', id: variant.id })),
         ...(await findReferences(tx, tenantId, id)),
+        ...(await listProductAssets(tx, tenantId, id)).map((asset) => ({ kind: 'asset', id: asset.id })),
+        ...(await listProductReviewIds(tx, tenantId, id, 100)).map((reviewId) => ({
+          kind: 'review',
+          id: reviewId,
+        })),
       ];
       if (references.length > 0 || current.stockReserved > 0) {
+        const kinds = [...new Set(references.map((reference) => reference.kind))];
         const reasons = [
-          references.length > 0 ? 'it is still referenced (delete its variants first)' : null,
+          references.length > 0 ? `it is still referenced (${kinds.join(', ')})` : null,
           current.stockReserved > 0 ? `${current.stockReserved} units are reserved for orders` : null,
         ].filter((reason) => reason !== null);
         return fail(

@@ -24,6 +24,7 @@ import {
   transitionShopOrder,
   updateShopOrder,
 } from './orders.ts';
+import { reviewOperations } from './reviews.ts';
 import { createShopSandbox, getShop } from './shop.ts';
 import { getStoreProduct, listStoreProducts } from './store-products.ts';
 import { createShopToken, listShopTokens, revokeShopToken } from './tokens.ts';
@@ -55,6 +56,7 @@ export const operations: readonly AnyOperation[] = [
   addOrderNote,
   listStoreProducts,
   getStoreProduct,
+  ...reviewOperations,
   getCart,
   addCartLine,
   updateCartLine,

@@ -1,11 +1,13 @@
 import { resolveTranslated } from '@cartwright/commerce';
 import {
+  type Executor,
   findBasis,
   findProduct,
   findTenant,
   listProducts,
   listVariants,
   type ProductRow,
+  type RowLock,
 } from '@cartwright/repository';
 import * as v from 'valibot';
 import { fail, ok } from '../errors.ts';
@@ -100,6 +102,22 @@ export function storeProductView(
   };
 }
 
+/**
+ * The product as the storefront sells it (a variant's gaps filled from its parent), or null when
+ * it does not exist or is inactive. `lock` holds the product's own row until the transaction ends.
+ */
+export async function findProductOnSale(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  lock?: RowLock,
+): Promise<ProductRow | null> {
+  const own = await findProduct(tx, tenantId, id, lock);
+  const parent = own?.parentId ? ((await findProduct(tx, tenantId, own.parentId)) ?? null) : null;
+  const product = own ? effectiveProduct(own, parent) : null;
+  return product && product.active !== false ? product : null;
+}
+
 const Locale = {
   language: v.optional(LanguageCode),
   currency: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/))),
@@ -170,11 +188,8 @@ export const getStoreProduct = defineStoreOperation({
   async handler(context, input) {
     const db = context.services.database.db;
     const locale = await localeOf(context, input);
-    const own = await findProduct(db, context.tenantId, input.id);
-    const parent = own?.parentId ? ((await findProduct(db, context.tenantId, own.parentId)) ?? null) : null;
-    const product = own ? effectiveProduct(own, parent) : null;
-    if (!product || product.active === false)
-      return fail('NOT_FOUND', 'No such product is on sale in this shop.');
+    const product = await findProductOnSale(db, context.tenantId, input.id);
+    if (!product) return fail('NOT_FOUND', 'No such product is on sale in this shop.');
     if (input.currency && !(await findBasis(db, 'currencies', context.tenantId, input.currency))) {
       return fail('VALIDATION_FAILED', 'The shop does not offer this currency.', {
         errors: [{ pointer: '/currency', message: 'unknown currency' }],

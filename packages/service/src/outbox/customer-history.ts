@@ -8,7 +8,9 @@ import type { Projection } from './projections.ts';
 //                    customerId: the customer's id, or null for an order without a customer
 //                    (skipped); currency: ISO 4217; totalGross: the order total in minor units (an
 //                    integer); placedAt: ISO 8601 timestamp.
-//   review.approved  { customerId }
+//   review.approved  { reviewId, productId, customerId }
+//                    recorded once per review (catalog.reviews.moderate, pending → approved);
+//                    only customerId is read.
 //
 // An event whose payload does not match is skipped rather than retried forever: a malformed event
 // can never become valid, and stalling would hold back every later event of the shop.
