@@ -225,6 +225,33 @@ describe('from catalog to cancelled order over HTTP', () => {
       revision: cancelled.revision,
     });
     expect(shipCancelled.status).toBe(409);
+
+    // Rule metadata of the order and of its customer, revision-bound like every write.
+    const orderMeta = expectOk(
+      await staff('PUT', `/api/automation/entities/orders/${placed.id}`, {
+        revision: cancelled.revision,
+        data: { vip: true },
+      }),
+    );
+    expect(orderMeta).toMatchObject({
+      revision: (cancelled.revision as number) + 1,
+      ruleMetadata: { vip: true },
+    });
+    const customerId = (registered.customer as { id: string }).id;
+    const stale = await staff('PUT', `/api/automation/entities/customers/${customerId}`, {
+      revision: 99,
+      data: { tier: 'gold' },
+    });
+    expect(stale.status).toBe(409);
+    const customer = expectOk(await staff('GET', `/api/customers/${customerId}`));
+    const revision = ((customer.customer ?? customer) as { revision: number }).revision;
+    const customerMeta = expectOk(
+      await staff('PUT', `/api/automation/entities/customers/${customerId}`, {
+        revision,
+        data: { tier: 'gold' },
+      }),
+    );
+    expect(customerMeta).toMatchObject({ revision: revision + 1, effective: { tier: 'gold' } });
   });
 
   it('shows the storefront no purchase prices, rule metadata or custom fields, in any product shape', async () => {

@@ -1,4 +1,5 @@
 import {
+  type Executor,
   findCustomer,
   findOrder,
   findProduct,
@@ -19,6 +20,50 @@ const Metadata = v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(100)), 
 
 /** What rules read of an entity besides its own fields. */
 const NOUNS = { products: 'product', customers: 'customer', orders: 'order' } as const;
+
+type Metadata = v.InferOutput<typeof Metadata>;
+
+/** How each entity kind locks its row and stores its rule metadata (the row is locked and current). */
+interface EntityStore {
+  lock(tx: Executor, tenantId: string, id: string): Promise<{ revision: number } | undefined>;
+  save(
+    tx: Executor,
+    tenantId: string,
+    id: string,
+    revision: number,
+    data: Metadata,
+    at: Date,
+  ): Promise<{ revision: number; ruleMetadata: Metadata | null; effective: Metadata | null }>;
+}
+
+const ENTITIES: Record<keyof typeof NOUNS, EntityStore> = {
+  products: {
+    lock: (tx, tenantId, id) => findProduct(tx, tenantId, id, 'update'),
+    async save(tx, tenantId, id, revision, data, at) {
+      const row = (await updateProduct(tx, tenantId, id, revision, { ruleMetadata: data }, at))!;
+      const parent = row.parentId ? ((await findProduct(tx, tenantId, row.parentId)) ?? null) : null;
+      return {
+        revision: row.revision,
+        ruleMetadata: row.ruleMetadata,
+        effective: effectiveProduct(row, parent).ruleMetadata,
+      };
+    },
+  },
+  customers: {
+    lock: (tx, tenantId, id) => findCustomer(tx, tenantId, id, 'update'),
+    async save(tx, tenantId, id, _revision, data, at) {
+      const row = await updateCustomer(tx, tenantId, id, { ruleMetadata: data }, at);
+      return { revision: row.revision, ruleMetadata: row.ruleMetadata, effective: row.ruleMetadata };
+    },
+  },
+  orders: {
+    lock: (tx, tenantId, id) => findOrder(tx, tenantId, id, { forUpdate: true }),
+    async save(tx, tenantId, id, revision, data, at) {
+      const row = (await updateOrderAtRevision(tx, tenantId, id, revision, { ruleMetadata: data }, at))!;
+      return { revision: row.revision, ruleMetadata: row.ruleMetadata, effective: row.ruleMetadata };
+    },
+  },
+};
 
 export const saveRuleMetadata = defineOperation({
   name: 'automation.entities.save',
@@ -42,81 +87,18 @@ export const saveRuleMetadata = defineOperation({
   }),
   async handler({ services, tenantId, principal }, input) {
     const { entity, id, revision, data } = input;
-    const missing = fail('NOT_FOUND', `No such ${NOUNS[entity]} exists in this shop.`);
-    if (entity === 'orders') {
-      return services.database.transaction(async (tx) => {
-        const order = await findOrder(tx, tenantId, id, { forUpdate: true });
-        if (!order) return missing;
-        if (order.revision !== revision) return staleRevision(revision, order.revision);
-        const row = await updateOrderAtRevision(
-          tx,
-          tenantId,
-          id,
-          revision,
-          { ruleMetadata: data },
-          services.clock.now(),
-        );
-        if (!row) return staleRevision(revision, order.revision);
-        await recordEvent(tx, services, tenantId, actorOf(principal), 'automation.entity.saved', {
-          entity,
-          id,
-          revision: row.revision,
-        });
-        return ok({
-          entity,
-          id,
-          revision: row.revision,
-          ruleMetadata: row.ruleMetadata,
-          effective: row.ruleMetadata,
-        });
-      });
-    }
-    if (entity === 'customers') {
-      return services.database.transaction(async (tx) => {
-        const customer = await findCustomer(tx, tenantId, id, 'update');
-        if (!customer) return missing;
-        if (customer.revision !== revision) return staleRevision(revision, customer.revision);
-        const row = await updateCustomer(tx, tenantId, id, { ruleMetadata: data }, services.clock.now());
-        await recordEvent(tx, services, tenantId, actorOf(principal), 'automation.entity.saved', {
-          entity,
-          id,
-          revision: row.revision,
-        });
-        return ok({
-          entity,
-          id,
-          revision: row.revision,
-          ruleMetadata: row.ruleMetadata,
-          effective: row.ruleMetadata,
-        });
-      });
-    }
+    const store = ENTITIES[entity];
     return services.database.transaction(async (tx) => {
-      const current = await findProduct(tx, tenantId, id, 'update');
-      if (!current) return missing;
+      const current = await store.lock(tx, tenantId, id);
+      if (!current) return fail('NOT_FOUND', `No such ${NOUNS[entity]} exists in this shop.`);
       if (current.revision !== revision) return staleRevision(revision, current.revision);
-      const row = await updateProduct(
-        tx,
-        tenantId,
-        id,
-        revision,
-        { ruleMetadata: data },
-        services.clock.now(),
-      );
-      if (!row) return staleRevision(revision, current.revision);
-      const parent = row.parentId ? ((await findProduct(tx, tenantId, row.parentId)) ?? null) : null;
+      const saved = await store.save(tx, tenantId, id, revision, data, services.clock.now());
       await recordEvent(tx, services, tenantId, actorOf(principal), 'automation.entity.saved', {
         entity,
         id,
-        revision: row.revision,
+        revision: saved.revision,
       });
-      return ok({
-        entity,
-        id,
-        revision: row.revision,
-        ruleMetadata: row.ruleMetadata,
-        effective: effectiveProduct(row, parent).ruleMetadata,
-      });
+      return ok({ entity, id, ...saved });
     });
   },
 });
