@@ -7,124 +7,35 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createDatabase,
-  type Database,
-  insertCustomer,
-  insertProduct,
-  saveBasis,
-  updateCart,
-} from '@cartwright/repository';
-import {
-  checkout,
-  createServices,
-  createShop,
-  openCartOf,
-  openStoreContext,
-  type Services,
-} from '@cartwright/service';
+import { createDatabase, type Database, insertProduct } from '@cartwright/repository';
+import { checkout, createServices, type Services } from '@cartwright/service';
+import { createSellableShop, readyVisitor, SELLABLE, type SellableShop } from '@cartwright/service/testing';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 
 const CHECKOUTS = Number(process.env.BENCH_CHECKOUTS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const TAX = '0190f0c8-0000-7000-8000-00000000be01';
-const SHIPPING = '0190f0c8-0000-7000-8000-00000000be02';
-const PAYMENT = '0190f0c8-0000-7000-8000-00000000be03';
 const PRODUCT = '0190f0c8-0000-7000-8000-00000000be04';
-const address = { firstName: 'B', lastName: 'Ench', street: 'S 1', zipcode: '1', city: 'C', country: 'DE' };
 
-async function setUp(services: Services) {
-  const { tenantId } = await createShop(services, { name: 'Bench' });
-  const at = services.clock.now();
-  await services.database.transaction(async (tx) => {
-    await saveBasis(
+/** The fixture shop plus one product with stock for every checkout of the run. */
+async function setUp(services: Services): Promise<SellableShop> {
+  const shop = await createSellableShop(services, 'Bench');
+  await services.database.transaction((tx) =>
+    insertProduct(
       tx,
-      'countries',
-      tenantId,
-      'DE',
-      0,
-      { code: 'DE', translations: { en: { name: 'Germany' } } },
-      at,
-    );
-    await saveBasis(
-      tx,
-      'taxClasses',
-      tenantId,
-      TAX,
-      0,
-      { id: TAX, translations: { en: { name: 'Std' } }, rates: [{ country: null, rate: 1900 }] },
-      at,
-    );
-    await saveBasis(
-      tx,
-      'shippingMethods',
-      tenantId,
-      SHIPPING,
-      0,
-      {
-        id: SHIPPING,
-        translations: { en: { name: 'P' } },
-        prices: [{ currency: 'EUR', gross: 490, net: 412 }],
-      },
-      at,
-    );
-    await saveBasis(
-      tx,
-      'paymentMethods',
-      tenantId,
-      PAYMENT,
-      0,
-      { id: PAYMENT, translations: { en: { name: 'I' } }, handler: 'invoice' },
-      at,
-    );
-    await insertProduct(
-      tx,
-      tenantId,
+      shop.tenantId,
       {
         id: PRODUCT,
         sku: 'BENCH',
         translations: { en: { name: 'Bench' } },
         prices: [{ currency: 'EUR', gross: 1999, net: 1680 }],
-        taxClassId: TAX,
+        taxClassId: SELLABLE.standardTax,
         stockAvailable: 1_000_000,
       },
-      at,
-    );
-  });
-  const [channel] = await services.database.rows<{ id: string }>(
-    sql`select id from channels where tenant_id = ${tenantId} and is_main`,
+      services.clock.now(),
+    ),
   );
-  return { tenantId, channelId: channel!.id };
-}
-
-/** A logged-in visitor whose cart is ready for checkout. */
-async function visitor(services: Services, tenantId: string, channelId: string) {
-  return services.database.transaction(async (tx) => {
-    const customer = await insertCustomer(tx, {
-      tenantId,
-      id: services.ids.next(),
-      email: `${services.ids.next()}@b.test`,
-      firstName: 'B',
-      lastName: 'E',
-    });
-    const { context } = await openStoreContext(
-      tx,
-      services,
-      { tenantId, channelId },
-      { customerId: customer.id },
-    );
-    const cart = await openCartOf(tx, services, tenantId, context);
-    await updateCart(tx, tenantId, cart.id, {
-      customerId: customer.id,
-      lines: [{ id: services.ids.next(), productId: PRODUCT, quantity: 2 }],
-      billingAddress: address,
-      shippingAddress: address,
-      shippingMethodId: SHIPPING,
-      paymentMethodId: PAYMENT,
-    });
-    return context;
-  });
+  return shop;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -139,14 +50,16 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 
 async function run(engine: string, database: Database) {
   const services = createServices(database);
-  const { tenantId, channelId } = await setUp(services);
+  const shop = await setUp(services);
+  const { tenantId } = shop;
   const baseline: number[] = [];
   for (let i = 0; i < CHECKOUTS; i++)
     baseline.push(await timed(() => database.transaction((tx) => tx.execute(sql`select 1`))));
   baseline.sort((a, b) => a - b);
 
   const contexts = [];
-  for (let i = 0; i < CHECKOUTS * 2; i++) contexts.push(await visitor(services, tenantId, channelId));
+  for (let i = 0; i < CHECKOUTS * 2; i++)
+    contexts.push((await readyVisitor(services, shop, { [PRODUCT]: 2 })).context);
   const latencies: number[] = [];
   for (const context of contexts.slice(0, CHECKOUTS)) {
     latencies.push(

@@ -2,104 +2,39 @@ import {
   type Database,
   findOrder,
   findProduct,
-  insertCustomer,
   insertProduct,
   listEvents,
   listStockReservations,
-  saveBasis,
-  updateCart,
 } from '@cartwright/repository';
 import { createTestDatabase } from '@cartwright/repository/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factsOfCart, openCartOf, viewCart } from '../src/carts/cart.ts';
 import { checkout } from '../src/carts/checkout.ts';
-import { createServices, createShop, type Services } from '../src/index.ts';
+import { createServices, type Services } from '../src/index.ts';
 import { transitionOrder } from '../src/orders/transitions.ts';
-import { openStoreContext } from '../src/store-context.ts';
+import { createSellableShop, readyVisitor, SELLABLE, type SellableShop } from '../src/testing.ts';
 
 // Checkout through the service: hand-checked totals, stock reservation and release, idempotency,
 // gapless order numbers, and concurrent checkouts that can never oversell.
 
 let database: Database;
 let services: Services;
-let tenantId: string;
-let channelId: string;
-const STANDARD = '0190f0c8-0000-7000-8000-0000000000d1';
-const REDUCED = '0190f0c8-0000-7000-8000-0000000000d2';
-const SHIPPING = '0190f0c8-0000-7000-8000-0000000000d3';
-const INVOICE = '0190f0c8-0000-7000-8000-0000000000d4';
+let shop: SellableShop;
+const { standardTax: STANDARD, reducedTax: REDUCED } = SELLABLE;
 const SHIRT = '0190f0c8-0000-7000-8000-0000000000e1';
 const BOOK = '0190f0c8-0000-7000-8000-0000000000e2';
-const address = {
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  street: 'Main 1',
-  zipcode: '10115',
-  city: 'Berlin',
-  country: 'DE',
-};
 const system = { kind: 'system', process: 'test' } as const;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   services = createServices(database);
-  const shop = await createShop(services, { name: 'Checkout shop' });
-  tenantId = shop.tenantId;
-  const at = services.clock.now();
+  shop = await createSellableShop(services, 'Checkout shop');
   await database.transaction(async (tx) => {
-    await saveBasis(
-      tx,
-      'countries',
-      tenantId,
-      'DE',
-      0,
-      { code: 'DE', translations: { en: { name: 'Germany' } } },
-      at,
-    );
-    await saveBasis(
-      tx,
-      'taxClasses',
-      tenantId,
-      STANDARD,
-      0,
-      { id: STANDARD, translations: { en: { name: 'Standard' } }, rates: [{ country: null, rate: 1900 }] },
-      at,
-    );
-    await saveBasis(
-      tx,
-      'taxClasses',
-      tenantId,
-      REDUCED,
-      0,
-      { id: REDUCED, translations: { en: { name: 'Reduced' } }, rates: [{ country: null, rate: 700 }] },
-      at,
-    );
-    await saveBasis(
-      tx,
-      'shippingMethods',
-      tenantId,
-      SHIPPING,
-      0,
-      {
-        id: SHIPPING,
-        translations: { en: { name: 'Parcel' } },
-        prices: [{ currency: 'EUR', gross: 490, net: 412 }],
-      },
-      at,
-    );
-    await saveBasis(
-      tx,
-      'paymentMethods',
-      tenantId,
-      INVOICE,
-      0,
-      { id: INVOICE, translations: { en: { name: 'Invoice' } }, handler: 'invoice' },
-      at,
-    );
+    const at = services.clock.now();
     await insertProduct(
       tx,
-      tenantId,
+      shop.tenantId,
       {
         id: SHIRT,
         sku: 'SHIRT',
@@ -112,7 +47,7 @@ beforeAll(async () => {
     );
     await insertProduct(
       tx,
-      tenantId,
+      shop.tenantId,
       {
         id: BOOK,
         sku: 'BOOK',
@@ -124,56 +59,21 @@ beforeAll(async () => {
       at,
     );
   });
-  const main = await database.rows<{ id: string }>(
-    sql`select id from channels where tenant_id = ${tenantId} and is_main`,
-  );
-  channelId = main[0]!.id;
 });
 afterAll(async () => database?.close());
 
-/** A logged-in visitor with a ready cart holding `lines` (product id → quantity). */
-async function readyVisitor(lines: Record<string, number>) {
-  return database.transaction(async (tx) => {
-    const customer = await insertCustomer(tx, {
-      tenantId,
-      id: services.ids.next(),
-      email: `${services.ids.next()}@example.test`,
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-    });
-    const { context } = await openStoreContext(
-      tx,
-      services,
-      { tenantId, channelId },
-      { customerId: customer.id },
-    );
-    const cart = await openCartOf(tx, services, tenantId, context);
-    await updateCart(tx, tenantId, cart.id, {
-      customerId: customer.id,
-      lines: Object.entries(lines).map(([productId, quantity]) => ({
-        id: services.ids.next(),
-        productId,
-        quantity,
-      })),
-      billingAddress: address,
-      shippingAddress: address,
-      shippingMethodId: SHIPPING,
-      paymentMethodId: INVOICE,
-    });
-    return { context, customer };
-  });
-}
+const visitor = (lines: Record<string, number>) => readyVisitor(services, shop, lines);
 
 async function stockOf(productId: string) {
-  const product = await findProduct(database.db, tenantId, productId);
+  const product = await findProduct(database.db, shop.tenantId, productId);
   return { available: product!.stockAvailable, reserved: product!.stockReserved };
 }
 
 describe('checkout', () => {
   it('prices the order exactly as checked by hand and reserves its stock', async () => {
-    const { context } = await readyVisitor({ [SHIRT]: 3, [BOOK]: 2 });
+    const { context } = await visitor({ [SHIRT]: 3, [BOOK]: 2 });
     const view = await database.transaction(async (tx) =>
-      viewCart(tx, services, tenantId, await openCartOf(tx, services, tenantId, context), context),
+      viewCart(tx, services, shop.tenantId, await openCartOf(tx, services, shop.tenantId, context), context),
     );
     // Shirt 3 × 19.99 gross at 19 %: 59.97, tax 5997·1900/11900 = 957.50… → 958, net 5039.
     // Book 2 × 10.70 gross at 7 %: 21.40, tax 2140·700/10700 = 140, net 2000.
@@ -186,12 +86,12 @@ describe('checkout', () => {
     expect(view.shipping).toEqual({ gross: 490, tax: 78, net: 412, taxRate: 1900 });
     expect(view.total).toEqual({ gross: 8627, tax: 1176, net: 7451 });
 
-    const placed = await checkout(services, tenantId, context, undefined);
+    const placed = await checkout(services, shop.tenantId, context, undefined);
     expect(placed.ok).toBe(true);
     if (!placed.ok) return;
     expect(placed.value.price).toMatchObject({ total: { gross: 8627, tax: 1176, net: 7451 } });
     expect(await stockOf(SHIRT)).toEqual({ available: 2, reserved: 3 });
-    const events = await listEvents(database.db, tenantId, { name: 'order.placed', limit: 10 });
+    const events = await listEvents(database.db, shop.tenantId, { name: 'order.placed', limit: 10 });
     expect(events.at(-1)?.payload).toMatchObject({
       orderId: placed.value.id,
       totalGross: 8627,
@@ -200,50 +100,56 @@ describe('checkout', () => {
   });
 
   it('exposes the cart facts rules read, built from stored data', async () => {
-    const { context, customer } = await readyVisitor({ [BOOK]: 4 });
+    const { context, customerId } = await visitor({ [BOOK]: 4 });
     const facts = await database.transaction(async (tx) =>
-      factsOfCart(tx, services, tenantId, await openCartOf(tx, services, tenantId, context), context),
+      factsOfCart(
+        tx,
+        services,
+        shop.tenantId,
+        await openCartOf(tx, services, shop.tenantId, context),
+        context,
+      ),
     );
     expect(facts.cart).toMatchObject({ amount: 4280 + 490, lineItemCount: 1, quantity: 4 });
-    expect(facts.customer?.id).toBe(customer.id);
+    expect(facts.customer?.id).toBe(customerId);
     expect(facts.shippingAddress?.country).toBe('DE');
   });
 
   it('answers a retry with the same Idempotency-Key with the same order, and refuses the key for another visitor', async () => {
-    const { context } = await readyVisitor({ [BOOK]: 1 });
-    const first = await checkout(services, tenantId, context, 'retry-key-0001');
-    const again = await checkout(services, tenantId, context, 'retry-key-0001');
+    const { context } = await visitor({ [BOOK]: 1 });
+    const first = await checkout(services, shop.tenantId, context, 'retry-key-0001');
+    const again = await checkout(services, shop.tenantId, context, 'retry-key-0001');
     expect(first.ok && again.ok && again.value.id === first.value.id).toBe(true);
-    const other = await readyVisitor({ [BOOK]: 1 });
-    const stolen = await checkout(services, tenantId, other.context, 'retry-key-0001');
+    const other = await visitor({ [BOOK]: 1 });
+    const stolen = await checkout(services, shop.tenantId, other.context, 'retry-key-0001');
     expect(stolen.ok).toBe(false);
     if (!stolen.ok) expect(stolen.code).toBe('CONFLICT');
   });
 
   it('refuses a checkout that would oversell, changing nothing, and keeps order numbers gapless', async () => {
     const before = await stockOf(SHIRT);
-    const greedy = await readyVisitor({ [BOOK]: 1, [SHIRT]: before.available + 1 });
-    const refused = await checkout(services, tenantId, greedy.context, undefined);
+    const greedy = await visitor({ [BOOK]: 1, [SHIRT]: before.available + 1 });
+    const refused = await checkout(services, shop.tenantId, greedy.context, undefined);
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.code).toBe('INSUFFICIENT_STOCK');
     expect(await stockOf(SHIRT)).toEqual(before);
-    const next = await readyVisitor({ [BOOK]: 1 });
-    const placed = await checkout(services, tenantId, next.context, undefined);
+    const next = await visitor({ [BOOK]: 1 });
+    const placed = await checkout(services, shop.tenantId, next.context, undefined);
     const numbers = await database.rows<{ number: string }>(
-      sql`select number from orders where tenant_id = ${tenantId} order by number`,
+      sql`select number from orders where tenant_id = ${shop.tenantId} order by number`,
     );
     expect(numbers.map((row) => Number(row.number))).toEqual(numbers.map((_, index) => index + 1));
     expect(placed.ok).toBe(true);
   });
 
   it('releases the stock of a cancelled order exactly once, and takes it again on reopen', async () => {
-    const { context } = await readyVisitor({ [SHIRT]: 1 });
-    const placed = await checkout(services, tenantId, context, undefined);
+    const { context } = await visitor({ [SHIRT]: 1 });
+    const placed = await checkout(services, shop.tenantId, context, undefined);
     if (!placed.ok) throw new Error(placed.detail);
     const reserved = await stockOf(SHIRT);
     const cancel = (revision?: number) =>
       database.transaction((tx) =>
-        transitionOrder(tx, services, tenantId, placed.value.id, {
+        transitionOrder(tx, services, shop.tenantId, placed.value.id, {
           machine: 'order',
           to: 'cancelled',
           revision,
@@ -268,7 +174,7 @@ describe('checkout', () => {
     expect(stale.ok === false && stale.code).toBe('STALE_REVISION');
 
     const reopened = await database.transaction((tx) =>
-      transitionOrder(tx, services, tenantId, placed.value.id, {
+      transitionOrder(tx, services, shop.tenantId, placed.value.id, {
         machine: 'order',
         to: 'open',
         source: 'merchant',
@@ -277,9 +183,9 @@ describe('checkout', () => {
     );
     expect(reopened.ok).toBe(true);
     expect(await stockOf(SHIRT)).toEqual(reserved);
-    const reservations = await listStockReservations(database.db, tenantId, placed.value.id);
+    const reservations = await listStockReservations(database.db, shop.tenantId, placed.value.id);
     expect(reservations.map((row) => row.status).sort()).toEqual(['released', 'reserved']);
-    const order = await findOrder(database.db, tenantId, placed.value.id);
+    const order = await findOrder(database.db, shop.tenantId, placed.value.id);
     expect(order?.state).toBe('open');
   });
 
@@ -288,7 +194,7 @@ describe('checkout', () => {
     await database.transaction((tx) =>
       insertProduct(
         tx,
-        tenantId,
+        shop.tenantId,
         {
           id: LAMP,
           sku: `LAMP-${LAMP}`,
@@ -300,9 +206,9 @@ describe('checkout', () => {
         services.clock.now(),
       ),
     );
-    const visitors = await Promise.all(Array.from({ length: 20 }, () => readyVisitor({ [LAMP]: 1 })));
+    const visitors = await Promise.all(Array.from({ length: 20 }, () => visitor({ [LAMP]: 1 })));
     const results = await Promise.all(
-      visitors.map(({ context }) => checkout(services, tenantId, context, undefined)),
+      visitors.map(({ context }) => checkout(services, shop.tenantId, context, undefined)),
     );
     const placed = results.filter((result) => result.ok);
     const refused = results.filter((result) => !result.ok);
