@@ -1,11 +1,11 @@
 import { createMcpServer } from '@cartwright/mcp';
 import { authenticate, operations } from '@cartwright/service';
+import { insertTestOrder } from '@cartwright/service/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../src/openapi.ts';
 import { createHarness, type Harness } from './harness.ts';
-import { insertTestOrder } from './order-fixture.ts';
 
 let h: Harness;
 let documentId: string;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { listChannels } from '@cartwright/repository';
+import { insertTestOrder } from '@cartwright/service/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
-import { insertTestOrder } from './order-fixture.ts';
 
 let h: Harness;
 let channelKey: string;

@@ -9,12 +9,12 @@ import {
   type Principal,
   permissionOf,
 } from '@cartwright/service';
+import { insertTestOrder } from '@cartwright/service/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
-import { insertTestOrder } from './order-fixture.ts';
 
 // The shared security suite: every registered route and every MCP tool must reject a missing
 // token, never let a token of another shop read or change this shop, and answer 403 to a token

@@ -16,7 +16,7 @@ import {
 } from '@cartwright/service';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertTestOrder } from './order-fixture.ts';
+import { insertTestOrder } from '../src/testing.ts';
 import { drawnText } from './pdf-text.ts';
 import { apiPrincipal, operationNamed, principalOf, successOf, testActor } from './principals.ts';
 

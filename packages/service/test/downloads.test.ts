@@ -14,7 +14,7 @@ import {
   setDownloadAccess,
 } from '@cartwright/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertTestOrder } from './order-fixture.ts';
+import { insertTestOrder } from '../src/testing.ts';
 import { apiPrincipal, operationNamed, principalOf, successOf, testActor } from './principals.ts';
 
 let database: Database;
