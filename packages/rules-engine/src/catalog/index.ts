@@ -1,0 +1,25 @@
+export { ACTIONS } from './actions.ts';
+export {
+  CATALOG_IS_COMPLETE,
+  type CatalogActionEntry,
+  type CatalogConditionEntry,
+  type CatalogDocument,
+  catalogDocument,
+  findCondition,
+} from './catalog.ts';
+export { CONDITIONS } from './conditions.ts';
+export {
+  type ActionArea,
+  type ActionConfigKey,
+  type ActionDefinition,
+  type ConditionDefinition,
+  type ConditionGroup,
+  type ConditionParam,
+  type ConditionScope,
+  LANGUAGES,
+  type Labels,
+  type Language,
+  type Operator,
+  type ParamType,
+} from './model.ts';
+export { paramSchema } from './params.ts';

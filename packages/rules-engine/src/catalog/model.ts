@@ -1,0 +1,87 @@
+/** Interface languages every catalog label ships in. */
+export const LANGUAGES = ['en', 'de', 'es', 'fr'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export type Labels = Readonly<Record<Language, string>>;
+
+/**
+ * The fact scope a condition needs, normalised from the reference's `scopes` field:
+ * `LineItemScope` → `lineItem`, `CartRuleScope …` → `cart`, `CheckoutRuleScope` → `checkout`,
+ * `FlowRuleScope` → `order` (admin scope `order`) or `flow` (admin scope `flow`),
+ * `any (RuleScope)` → `any`. A condition listing several scopes accepts any of them.
+ */
+export type ConditionScope = 'cart' | 'lineItem' | 'checkout' | 'order' | 'flow' | 'any';
+
+export type ConditionGroup = 'item' | 'cart' | 'customer' | 'order' | 'general' | 'promotion';
+
+export type Operator = '=' | '!=' | '<' | '<=' | '>' | '>=' | 'empty' | 'between';
+
+/**
+ * Normalised parameter type. `rules` parameters are child conditions carried by the tree node,
+ * never by `value`; `json` is any non-null JSON value (custom field values).
+ */
+export type ParamType =
+  | 'string'
+  | 'int'
+  | 'float'
+  | 'bool'
+  | 'uuid'
+  | 'uuid[]'
+  | 'string[]'
+  | 'date'
+  | 'datetime'
+  | 'dateOrRange'
+  | 'datetimeOrRange'
+  | 'time'
+  | 'weekday'
+  | 'object'
+  | 'json'
+  | 'rules';
+
+export interface ConditionParam {
+  readonly name: string;
+  readonly type: ParamType;
+  /** The reference's own type text, kept so the catalog can be checked against it. */
+  readonly sourceType: string;
+  /** `unlessEmpty`: required except when `operator` is `empty`. */
+  readonly required: boolean | 'unlessEmpty';
+  readonly choices?: readonly string[];
+}
+
+export interface ConditionDefinition {
+  readonly name: string;
+  readonly group: ConditionGroup | null;
+  readonly scopes: readonly ConditionScope[];
+  readonly isContainer: boolean;
+  readonly params: readonly ConditionParam[];
+  readonly operators: readonly Operator[];
+  readonly productLineItemsOnly: boolean;
+  /** No condition has been proven equivalent to the reference yet. */
+  readonly behavioralParity: false;
+  readonly enabled: boolean;
+  readonly disabledReason?: string;
+  readonly labels: Labels;
+}
+
+export type ActionArea = 'customers' | 'orders' | 'documents' | 'apps' | 'catalog' | 'knowledge';
+
+export interface ActionConfigKey {
+  readonly name: string;
+  readonly type: string;
+  readonly required: boolean;
+  /** Another accepted name for the same key, e.g. the reference's `tagIds` for `tags`. */
+  readonly alias?: string;
+  readonly choices?: readonly string[];
+}
+
+export interface ActionDefinition {
+  readonly name: string;
+  /** `reference`: one of the 16 source action names; `native`: Cartwright's own. */
+  readonly origin: 'reference' | 'native';
+  /** Config keys Cartwright reads. */
+  readonly configKeys: readonly ActionConfigKey[];
+  /** Config key names the reference reads (empty for native actions). */
+  readonly sourceConfigKeys: readonly string[];
+  /** Area permission the actor needs in addition to `settings.write`; `null` for stop, which touches no domain. */
+  readonly area: ActionArea | null;
+  readonly labels: Labels;
+}
