@@ -1,8 +1,37 @@
 // Generated once from the reference's conditions.json (test stubs excluded); edited by hand since.
-import type { ConditionDefinition } from './model.ts';
 
-/** The 114 concrete source conditions, in the reference's order. */
-export const CONDITIONS: readonly ConditionDefinition[] = [
+import { DISABLED_REASONS } from './disabled.ts';
+import type { ConditionDefinition, Operator } from './model.ts';
+
+/**
+ * A condition as written below: what the reference says of it. The rest is derived (see
+ * `complete`), so it cannot disagree with itself.
+ */
+type SourceCondition = Omit<
+  ConditionDefinition,
+  'behavioralParity' | 'enabled' | 'disabledReason' | 'productLineItemsOnly' | 'operators'
+> & {
+  /** Default false. */
+  readonly productLineItemsOnly?: boolean;
+  /** Default: the choices of the `operator` parameter, or none. */
+  readonly operators?: readonly Operator[];
+};
+
+/** Fills in what follows from the source: parity (never claimed), enablement, operators. */
+function complete(source: SourceCondition): ConditionDefinition {
+  const operatorParam = source.params.find((param) => param.name === 'operator');
+  const disabledReason = DISABLED_REASONS[source.name];
+  return {
+    ...source,
+    productLineItemsOnly: source.productLineItemsOnly ?? false,
+    operators: source.operators ?? ((operatorParam?.choices ?? []) as readonly Operator[]),
+    behavioralParity: false,
+    enabled: disabledReason === undefined,
+    ...(disabledReason === undefined ? {} : { disabledReason }),
+  };
+}
+
+const SOURCE_CONDITIONS: readonly SourceCondition[] = [
   {
     name: 'cartLineItemOfManufacturer',
     group: 'item',
@@ -18,10 +47,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'manufacturerIds', type: 'uuid[]', sourceType: 'array<uuid>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item manufacturer',
       de: 'Hersteller der Position',
@@ -44,10 +70,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'stock', type: 'int', sourceType: 'int', required: true },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item actual stock',
       de: 'Tatsächlicher Bestand der Position',
@@ -63,8 +86,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     params: [{ name: 'clearanceSale', type: 'bool', sourceType: 'bool', required: false }],
     operators: [],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item on clearance sale',
       de: 'Position im Abverkauf',
@@ -92,10 +113,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         required: true,
       },
     ],
-    operators: ['between', '!=', '>=', '<=', '=', '>', '<'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item creation date',
       de: 'Erstellungsdatum der Position',
@@ -126,10 +144,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'selectedFieldSet', type: 'string', sourceType: 'uuid/string', required: true },
       { name: 'renderedFieldValue', type: 'json', sourceType: 'scalar|array|{from,to}', required: true },
     ],
-    operators: ['between', '!=', '>=', '<=', '=', '>', '<'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item custom field',
       de: 'Zusatzfeld der Position',
@@ -152,10 +167,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'amount', type: 'float', sourceType: 'float', required: 'unlessEmpty' },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<', 'empty'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item height',
       de: 'Höhe der Position',
@@ -178,10 +190,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'amount', type: 'float', sourceType: 'float', required: 'unlessEmpty' },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<', 'empty'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item length',
       de: 'Länge der Position',
@@ -204,10 +213,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'amount', type: 'float', sourceType: 'float', required: 'unlessEmpty' },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<', 'empty'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item width',
       de: 'Breite der Position',
@@ -230,10 +236,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'amount', type: 'float', sourceType: 'float', required: 'unlessEmpty' },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<', 'empty'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item weight',
       de: 'Gewicht der Position',
@@ -256,10 +259,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'amount', type: 'float', sourceType: 'float', required: true },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item volume',
       de: 'Volumen der Position',
@@ -282,10 +282,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'categoryIds', type: 'uuid[]', sourceType: 'array<uuid>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item in category',
       de: 'Position in Kategorie',
@@ -308,10 +305,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'streamIds', type: 'uuid[]', sourceType: 'array<uuid>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item in dynamic product group',
       de: 'Position in dynamischer Produktgruppe',
@@ -327,8 +321,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     params: [{ name: 'isNew', type: 'bool', sourceType: 'bool', required: false }],
     operators: [],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item is new',
       de: 'Position ist neu',
@@ -351,10 +343,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'amount', type: 'float', sourceType: 'float', required: 'unlessEmpty' },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<', 'empty'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item list price',
       de: 'Listenpreis der Position',
@@ -377,10 +366,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'amount', type: 'float', sourceType: 'float', required: 'unlessEmpty' },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<', 'empty'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item list price ratio',
       de: 'Listenpreisverhältnis der Position',
@@ -396,8 +382,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     params: [{ name: 'isPromoted', type: 'bool', sourceType: 'bool', required: false }],
     operators: [],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item is promoted',
       de: 'Position ist hervorgehoben',
@@ -414,10 +398,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'identifiers', type: 'uuid[]', sourceType: 'array<uuid>', required: true },
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
     ],
-    operators: ['=', '!='],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item property',
       de: 'Eigenschaft der Position',
@@ -434,10 +415,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
       { name: 'identifiers', type: 'uuid[]', sourceType: 'array<uuid>', required: true },
     ],
-    operators: ['=', '!='],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item property value',
       de: 'Eigenschaftswert der Position',
@@ -454,10 +432,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
       { name: 'identifiers', type: 'uuid[]', sourceType: 'array<uuid>', required: true },
     ],
-    operators: ['=', '!='],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item variant value',
       de: 'Variantenwert der Position',
@@ -487,10 +462,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['gross', 'net'],
       },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<', 'empty'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item purchase price',
       de: 'Einkaufspreis der Position',
@@ -518,10 +490,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         required: 'unlessEmpty',
       },
     ],
-    operators: ['between', '!=', '>=', '<=', '=', '>', '<', 'empty'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item release date',
       de: 'Erscheinungsdatum der Position',
@@ -544,10 +513,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'identifiers', type: 'uuid[]', sourceType: 'array<uuid>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item tag',
       de: 'Tag der Position',
@@ -564,10 +530,7 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'taxIds', type: 'uuid[]', sourceType: 'array<uuid>', required: true },
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
     ],
-    operators: ['=', '!='],
     productLineItemsOnly: true,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item tax rule',
       de: 'Steuerregel der Position',
@@ -590,10 +553,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'stock', type: 'int', sourceType: 'int', required: true },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item available stock',
       de: 'Verfügbarer Bestand der Position',
@@ -616,10 +575,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['is-physical', 'is-download'],
       },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item product state',
       de: 'Produktstatus der Position',
@@ -642,10 +597,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['physical', 'digital'],
       },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item product type',
       de: 'Produkttyp der Position',
@@ -668,10 +619,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['=', '<=', '>=', '!=', '>', '<'],
       },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item quantity',
       de: 'Menge der Position',
@@ -688,10 +635,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'identifiers', type: 'uuid[]', sourceType: 'array<uuid>', required: true },
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Item', de: 'Position', es: 'Artículo', fr: 'Article' },
   },
   {
@@ -710,10 +653,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'id', type: 'uuid', sourceType: 'uuid', required: true },
       { name: 'quantity', type: 'int', sourceType: 'int', required: true },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item with quantity',
       de: 'Position mit Menge',
@@ -736,10 +675,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['=', '<=', '>=', '!=', '>', '<'],
       },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item total price',
       de: 'Gesamtpreis der Position',
@@ -762,10 +697,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['=', '<=', '>=', '!=', '>', '<'],
       },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item unit price',
       de: 'Stückpreis der Position',
@@ -782,10 +713,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'lineItemType', type: 'string', sourceType: 'string', required: true },
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Item of type', de: 'Position vom Typ', es: 'Artículo del tipo', fr: 'Article du type' },
   },
   {
@@ -804,10 +731,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'filter', type: 'rules', sourceType: 'nested rule container (children)', required: false },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Number of items',
       de: 'Anzahl der Positionen',
@@ -830,10 +753,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['=', '<=', '>=', '!=', '>', '<'],
       },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Number of line items in cart',
       de: 'Anzahl der Positionen im Warenkorb',
@@ -848,9 +767,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [{ name: 'container', type: 'rules', sourceType: 'Container (rule container)', required: true }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Item wrapper',
       de: 'Positionsrahmen',
@@ -874,10 +790,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'filter', type: 'rules', sourceType: 'nested rule container (children)', required: false },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Number of goods in cart',
       de: 'Anzahl der Waren im Warenkorb',
@@ -901,10 +813,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'filter', type: 'rules', sourceType: 'nested rule container (children)', required: false },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Goods total in cart',
       de: 'Warenwert im Warenkorb',
@@ -919,9 +827,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [{ name: 'allowed', type: 'bool', sourceType: 'bool', required: false }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Cart has shipping-free item',
       de: 'Warenkorb enthält versandkostenfreie Position',
@@ -945,10 +850,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'type', type: 'string', sourceType: 'string', required: true, choices: ['gross', 'net'] },
       { name: 'amount', type: 'float', sourceType: 'float', required: true },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Cart total purchase price',
       de: 'Gesamteinkaufspreis des Warenkorbs',
@@ -971,10 +872,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['=', '<=', '>=', '!=', '>', '<'],
       },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Cart weight',
       de: 'Gewicht des Warenkorbs',
@@ -997,10 +894,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['=', '<=', '>=', '!=', '>', '<'],
       },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Cart volume',
       de: 'Volumen des Warenkorbs',
@@ -1023,10 +916,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['=', '<=', '>=', '!=', '>', '<'],
       },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Cart amount', de: 'Warenkorbwert', es: 'Importe del carrito', fr: 'Montant du panier' },
   },
   {
@@ -1044,10 +933,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['=', '<=', '>=', '!=', '>', '<'],
       },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Cart line items total',
       de: 'Summe der Warenkorbpositionen',
@@ -1070,10 +955,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['=', '<=', '>=', '!=', '>', '<'],
       },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Shipping costs', de: 'Versandkosten', es: 'Gastos de envío', fr: 'Frais de livraison' },
   },
   {
@@ -1083,9 +964,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [{ name: 'taxDisplay', type: 'string', sourceType: 'string', required: true }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Tax display',
       de: 'Steueranzeige',
@@ -1102,10 +980,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'paymentMethodIds', type: 'uuid[]', sourceType: 'array<uuid>', required: true },
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Payment method', de: 'Zahlungsart', es: 'Método de pago', fr: 'Mode de paiement' },
   },
   {
@@ -1117,10 +991,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'shippingMethodIds', type: 'uuid[]', sourceType: 'array<uuid>', required: true },
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Shipping method', de: 'Versandart', es: 'Método de envío', fr: 'Mode de livraison' },
   },
   {
@@ -1130,9 +1000,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Always valid', de: 'Immer gültig', es: 'Siempre válido', fr: 'Toujours valide' },
   },
   {
@@ -1150,10 +1017,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'affiliateCode', type: 'string', sourceType: 'string', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Order affiliate code',
       de: 'Partnercode der Bestellung',
@@ -1176,10 +1039,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'campaignCode', type: 'string', sourceType: 'string', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Order campaign code',
       de: 'Kampagnencode der Bestellung',
@@ -1194,9 +1053,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [{ name: 'hasAdminSalesChannelSource', type: 'bool', sourceType: 'bool', required: false }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Created in the admin channel',
       de: 'Im Admin-Verkaufskanal erstellt',
@@ -1217,11 +1073,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'rules', type: 'rules', sourceType: 'RuleCollection (container)', required: true },
     ],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: false,
-    disabledReason:
-      'package builders, product provider, sorters and promotion group allocation are not connected',
     labels: {
       en: 'Item in group',
       de: 'Position in Gruppe',
@@ -1244,10 +1095,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'cityName', type: 'string', sourceType: 'string', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Billing city',
       de: 'Rechnungsort',
@@ -1270,10 +1117,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'streetName', type: 'string', sourceType: 'string', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Billing street',
       de: 'Rechnungsstraße',
@@ -1296,10 +1139,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'cityName', type: 'string', sourceType: 'string', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Shipping city', de: 'Lieferort', es: 'Ciudad de envío', fr: 'Ville de livraison' },
   },
   {
@@ -1317,10 +1156,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'streetName', type: 'string', sourceType: 'string', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Shipping street', de: 'Lieferstraße', es: 'Calle de envío', fr: 'Rue de livraison' },
   },
   {
@@ -1338,10 +1173,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'lastName', type: 'string', sourceType: 'string', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Customer last name',
       de: 'Nachname des Kunden',
@@ -1364,10 +1195,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'countryIds', type: 'uuid[]', sourceType: 'array<uuid>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Billing country',
       de: 'Rechnungsland',
@@ -1390,10 +1217,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'countryIds', type: 'uuid[]', sourceType: 'array<uuid>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Shipping country', de: 'Lieferland', es: 'País de envío', fr: 'Pays de livraison' },
   },
   {
@@ -1411,10 +1234,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'stateIds', type: 'uuid[]', sourceType: 'array<uuid>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Billing state',
       de: 'Rechnungsbundesland',
@@ -1437,10 +1256,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'stateIds', type: 'uuid[]', sourceType: 'array<uuid>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Shipping state',
       de: 'Lieferbundesland',
@@ -1463,10 +1278,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'zipCodes', type: 'string[]', sourceType: 'array<string>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Billing postal code',
       de: 'Rechnungspostleitzahl',
@@ -1489,10 +1300,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'zipCodes', type: 'string[]', sourceType: 'array<string>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Shipping postal code',
       de: 'Lieferpostleitzahl',
@@ -1515,10 +1322,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'affiliateCode', type: 'string', sourceType: 'string', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Customer affiliate code',
       de: 'Partnercode des Kunden',
@@ -1541,10 +1344,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'campaignCode', type: 'string', sourceType: 'string', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Customer campaign code',
       de: 'Kampagnencode des Kunden',
@@ -1567,10 +1366,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'age', type: 'float', sourceType: 'float', required: 'unlessEmpty' },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Customer age', de: 'Alter des Kunden', es: 'Edad del cliente', fr: 'Âge du client' },
   },
   {
@@ -1593,10 +1388,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         required: 'unlessEmpty',
       },
     ],
-    operators: ['between', '!=', '>=', '<=', '=', '>', '<', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Customer birthday',
       de: 'Geburtstag des Kunden',
@@ -1611,9 +1402,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [{ name: 'shouldCustomerBeCreatedByAdmin', type: 'bool', sourceType: 'bool', required: true }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Customer created by admin',
       de: 'Kunde vom Admin angelegt',
@@ -1639,10 +1427,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'selectedFieldSet', type: 'string', sourceType: 'uuid/string', required: true },
       { name: 'renderedFieldValue', type: 'json', sourceType: 'scalar|array|{from,to}', required: true },
     ],
-    operators: ['between', '!=', '>=', '<=', '=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Customer custom field',
       de: 'Zusatzfeld des Kunden',
@@ -1659,10 +1443,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'customerGroupIds', type: 'uuid[]', sourceType: 'array<uuid>', required: true },
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Customer group', de: 'Kundengruppe', es: 'Grupo de clientes', fr: 'Groupe de clients' },
   },
   {
@@ -1680,10 +1460,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'customerGroupIds', type: 'uuid[]', sourceType: 'array<uuid>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Requested customer group',
       de: 'Angefragte Kundengruppe',
@@ -1698,9 +1474,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [{ name: 'isLoggedIn', type: 'bool', sourceType: 'bool', required: true }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Customer logged in',
       de: 'Kunde angemeldet',
@@ -1717,10 +1490,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'numbers', type: 'string[]', sourceType: 'array<string>', required: true },
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Customer number', de: 'Kundennummer', es: 'Número de cliente', fr: 'Numéro de client' },
   },
   {
@@ -1738,10 +1507,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'salutationIds', type: 'uuid[]', sourceType: 'array<uuid>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Customer salutation',
       de: 'Anrede des Kunden',
@@ -1764,10 +1529,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'identifiers', type: 'uuid[]', sourceType: 'array<uuid>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Customer tag', de: 'Kunden-Tag', es: 'Etiqueta del cliente', fr: 'Étiquette du client' },
   },
   {
@@ -1785,10 +1546,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'daysPassed', type: 'float', sourceType: 'float', required: 'unlessEmpty' },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Days since first login',
       de: 'Tage seit der ersten Anmeldung',
@@ -1811,10 +1568,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'daysPassed', type: 'float', sourceType: 'float', required: 'unlessEmpty' },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Days since last login',
       de: 'Tage seit der letzten Anmeldung',
@@ -1837,10 +1590,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'daysPassed', type: 'float', sourceType: 'float', required: 'unlessEmpty' },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Days since last order',
       de: 'Tage seit der letzten Bestellung',
@@ -1855,9 +1604,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [{ name: 'isDifferent', type: 'bool', sourceType: 'bool', required: true }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Different billing and shipping address',
       de: 'Abweichende Rechnungs- und Lieferadresse',
@@ -1874,10 +1620,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
       { name: 'email', type: 'string', sourceType: 'string', required: true },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Customer email',
       de: 'E-Mail-Adresse des Kunden',
@@ -1892,9 +1634,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [{ name: 'isActive', type: 'bool', sourceType: 'bool', required: true }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Customer is active',
       de: 'Kunde ist aktiv',
@@ -1909,9 +1648,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [{ name: 'isCompany', type: 'bool', sourceType: 'bool', required: true }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Customer is a company',
       de: 'Kunde ist ein Unternehmen',
@@ -1926,9 +1662,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [{ name: 'isGuest', type: 'bool', sourceType: 'bool', required: true }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Guest customer', de: 'Gastkunde', es: 'Cliente invitado', fr: 'Client invité' },
   },
   {
@@ -1938,9 +1671,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [{ name: 'isNewsletterRecipient', type: 'bool', sourceType: 'bool', required: true }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Newsletter recipient',
       de: 'Newsletter-Empfänger',
@@ -1963,10 +1693,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['=', '<=', '>=', '!=', '>', '<'],
       },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Number of reviews',
       de: 'Anzahl der Bewertungen',
@@ -1989,10 +1715,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['=', '<=', '>=', '!=', '>', '<'],
       },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Number of orders',
       de: 'Anzahl der Bestellungen',
@@ -2015,10 +1737,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['=', '<=', '>=', '!=', '>', '<'],
       },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Total order amount',
       de: 'Gesamtbestellwert',
@@ -2035,11 +1753,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'promotionCodeType', type: 'string', sourceType: 'string', required: true },
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: false,
-    disabledReason: 'promotion line scopes and individual/global/fixed code processing are not connected',
     labels: {
       en: 'Promotion code of type',
       de: 'Aktionscode vom Typ',
@@ -2056,11 +1769,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'identifiers', type: 'uuid[]', sourceType: 'array<uuid>', required: true },
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: false,
-    disabledReason: 'promotion line entities and their scope selection are not connected',
     labels: {
       en: 'Promotion line item',
       de: 'Aktionsposition',
@@ -2084,10 +1792,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'filter', type: 'rules', sourceType: 'nested rule container (children)', required: false },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Promotion value',
       de: 'Aktionswert',
@@ -2110,10 +1814,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
         choices: ['=', '<=', '>=', '!=', '>', '<'],
       },
     ],
-    operators: ['=', '<=', '>=', '!=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Number of promotions in cart',
       de: 'Anzahl der Aktionen im Warenkorb',
@@ -2128,9 +1828,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [{ name: 'shouldOrderBeCreatedByAdmin', type: 'bool', sourceType: 'bool', required: true }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Order created by admin',
       de: 'Bestellung vom Admin angelegt',
@@ -2156,10 +1853,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'selectedFieldSet', type: 'string', sourceType: 'uuid/string', required: true },
       { name: 'renderedFieldValue', type: 'json', sourceType: 'scalar|array|{from,to}', required: true },
     ],
-    operators: ['between', '!=', '>=', '<=', '=', '>', '<'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Order custom field',
       de: 'Zusatzfeld der Bestellung',
@@ -2176,10 +1869,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
       { name: 'stateIds', type: 'uuid[]', sourceType: 'array<uuid>', required: true },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Delivery status',
       de: 'Lieferstatus',
@@ -2202,10 +1891,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'documentIds', type: 'uuid[]', sourceType: 'array<uuid>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Document type created',
       de: 'Erstellter Dokumenttyp',
@@ -2228,10 +1913,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'documentIds', type: 'uuid[]', sourceType: 'array<uuid>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Document type sent',
       de: 'Versendeter Dokumenttyp',
@@ -2248,10 +1929,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
       { name: 'stateIds', type: 'uuid[]', sourceType: 'array<uuid>', required: true },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Order status', de: 'Bestellstatus', es: 'Estado del pedido', fr: 'Statut de la commande' },
   },
   {
@@ -2269,10 +1946,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       },
       { name: 'identifiers', type: 'uuid[]', sourceType: 'array<uuid>', required: 'unlessEmpty' },
     ],
-    operators: ['=', '!=', 'empty'],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Order tag', de: 'Bestell-Tag', es: 'Etiqueta del pedido', fr: 'Étiquette de la commande' },
   },
   {
@@ -2282,9 +1955,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [{ name: 'isSet', type: 'bool', sourceType: 'bool', required: true }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Order has tracking code',
       de: 'Bestellung hat Sendungsnummer',
@@ -2301,10 +1971,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
       { name: 'stateIds', type: 'uuid[]', sourceType: 'array<uuid>', required: true },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Payment status', de: 'Zahlungsstatus', es: 'Estado del pago', fr: 'Statut du paiement' },
   },
   {
@@ -2319,9 +1985,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'timezone', type: 'string', sourceType: 'string (IANA timezone)', required: false },
     ],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Date range', de: 'Zeitraum', es: 'Intervalo de fechas', fr: 'Plage de dates' },
   },
   {
@@ -2335,9 +1998,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'timezone', type: 'string', sourceType: 'string (IANA timezone)', required: false },
     ],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Time of day', de: 'Uhrzeit', es: 'Franja horaria', fr: 'Plage horaire' },
   },
   {
@@ -2349,10 +2009,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
       { name: 'dayOfWeek', type: 'weekday', sourceType: 'int 1..7 (1=Monday)', required: true },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Day of the week', de: 'Wochentag', es: 'Día de la semana', fr: 'Jour de la semaine' },
   },
   {
@@ -2364,10 +2020,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'salesChannelIds', type: 'uuid[]', sourceType: 'array<uuid>', required: true },
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Sales channel', de: 'Verkaufskanal', es: 'Canal de venta', fr: 'Canal de vente' },
   },
   {
@@ -2388,10 +2040,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'lastModified', type: 'datetime', sourceType: 'datetime', required: false },
     ],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: false,
-    disabledReason: 'no bounded compatible script runtime; arbitrary scripts are not evaluated',
     labels: {
       en: 'Script condition',
       de: 'Skriptbedingung',
@@ -2406,10 +2054,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [{ name: 'match', type: 'bool', sourceType: 'bool', required: true }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: false,
-    disabledReason: 'internal helper, not an end-user condition',
     labels: {
       en: 'Simple condition (internal)',
       de: 'Einfache Bedingung (intern)',
@@ -2424,10 +2068,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: false,
     params: [],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: false,
-    disabledReason: 'unknown source conditions are rejected, never silently granted',
     labels: {
       en: 'Unknown condition',
       de: 'Unbekannte Bedingung',
@@ -2444,10 +2084,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'currencyIds', type: 'uuid[]', sourceType: 'array<uuid>', required: true },
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Currency', de: 'Währung', es: 'Moneda', fr: 'Devise' },
   },
   {
@@ -2459,10 +2095,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'operator', type: 'string', sourceType: 'string', required: true, choices: ['=', '!='] },
       { name: 'languageIds', type: 'uuid[]', sourceType: 'array<uuid>', required: true },
     ],
-    operators: ['=', '!='],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Language', de: 'Sprache', es: 'Idioma', fr: 'Langue' },
   },
   {
@@ -2472,9 +2104,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: true,
     params: [{ name: 'rules', type: 'rules', sourceType: 'list<Rule> (children)', required: false }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'All of (AND)', de: 'Alle (UND)', es: 'Todas (Y)', fr: 'Toutes (ET)' },
   },
   {
@@ -2484,9 +2113,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: true,
     params: [{ name: 'rules', type: 'rules', sourceType: 'list<Rule> (children)', required: false }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Any of (OR)', de: 'Mindestens eine (ODER)', es: 'Alguna (O)', fr: 'Au moins une (OU)' },
   },
   {
@@ -2496,9 +2122,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: true,
     params: [{ name: 'rules', type: 'rules', sourceType: 'list<Rule> (exactly one child)', required: true }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'Not (NOT)', de: 'Nicht (NICHT)', es: 'Negación (NO)', fr: 'Négation (NON)' },
   },
   {
@@ -2508,9 +2131,6 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
     isContainer: true,
     params: [{ name: 'rules', type: 'rules', sourceType: 'list<Rule> (children)', required: false }],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: {
       en: 'Exactly one of (XOR)',
       de: 'Genau eine (XODER)',
@@ -2529,9 +2149,9 @@ export const CONDITIONS: readonly ConditionDefinition[] = [
       { name: 'types', type: 'string[]', sourceType: 'list<string> (line item types)', required: false },
     ],
     operators: [],
-    productLineItemsOnly: false,
-    behavioralParity: false,
-    enabled: true,
     labels: { en: 'All line items', de: 'Alle Positionen', es: 'Todas las líneas', fr: 'Toutes les lignes' },
   },
 ];
+
+/** The 114 concrete source conditions, in the reference's order. */
+export const CONDITIONS: readonly ConditionDefinition[] = SOURCE_CONDITIONS.map(complete);
