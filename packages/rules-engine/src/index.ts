@@ -21,3 +21,35 @@ export {
   type ParamType,
   paramSchema,
 } from './catalog/index.ts';
+export {
+  compareBoolean,
+  compareDate,
+  compareId,
+  compareIds,
+  compareNumber,
+  compareString,
+  compareStringInList,
+  idSet,
+  isNegativeOperator,
+  lowerCaseList,
+  parseInstant,
+} from './compare.ts';
+export {
+  COMPOSITE_CONDITIONS,
+  type CompiledRule,
+  type CompileOptions,
+  compileRule,
+  RULE_LIMITS,
+  type ScopeNeed,
+  type TraceNode,
+} from './engine/compile.ts';
+export { RuleError, type RuleErrorCode } from './errors.ts';
+export type * from './facts.ts';
+export { NON_PRODUCT_ITEM_TYPES } from './facts.ts';
+export {
+  type ConditionNode,
+  type ConditionTree,
+  type RuleReferenceNode,
+  referencedRuleIds,
+  type SavedRule,
+} from './tree.ts';

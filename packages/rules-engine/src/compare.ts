@@ -1,0 +1,224 @@
+// The reference's comparison semantics (rule-payload-format.md §4), one function per kind of
+// subject. Every condition compares through these, so an operator means the same everywhere.
+
+import { RuleError } from './errors.ts';
+
+const EPSILON = 1e-8;
+
+/** `empty` and `!=` match a missing subject; every other operator does not. */
+export function isNegativeOperator(operator: unknown): boolean {
+  return operator === '!=' || operator === 'empty';
+}
+
+function unsupported(operator: unknown): never {
+  throw new RuleError(
+    'RULE_INVALID_VALUE',
+    `The operator ${JSON.stringify(operator)} is not supported here.`,
+  );
+}
+
+/** Numbers with the reference's tolerance of 1e-8; a missing subject matches only `!=` and `empty`. */
+export function compareNumber(
+  actual: number | null | undefined,
+  operator: unknown,
+  expected: unknown,
+): boolean {
+  if (actual === null || actual === undefined || Number.isNaN(actual)) return isNegativeOperator(operator);
+  if (operator === 'empty') return false;
+  if (typeof expected !== 'number') return isNegativeOperator(operator);
+  switch (operator) {
+    case '=':
+      return Math.abs(actual - expected) < EPSILON;
+    case '!=':
+      return !(Math.abs(actual - expected) < EPSILON);
+    case '>':
+      return expected - actual < -EPSILON;
+    case '<':
+      return actual - expected < -EPSILON;
+    case '>=':
+      return expected - actual < EPSILON;
+    case '<=':
+      return actual - expected < EPSILON;
+    default:
+      return unsupported(operator);
+  }
+}
+
+/** Case-insensitive text equality, no trimming; `empty` is a blank (trimmed) subject. Null is ''. */
+export function compareString(
+  actual: string | null | undefined,
+  operator: unknown,
+  expected: unknown,
+): boolean {
+  const subject = actual ?? '';
+  switch (operator) {
+    case '=':
+      return typeof expected === 'string' && equalsIgnoringCase(subject, expected);
+    case '!=':
+      return !(typeof expected === 'string' && equalsIgnoringCase(subject, expected));
+    case 'empty':
+      return subject.trim() === '';
+    default:
+      return unsupported(operator);
+  }
+}
+
+function equalsIgnoringCase(a: string, b: string): boolean {
+  return a.length === b.length && a.toLowerCase() === b.toLowerCase();
+}
+
+/** Lower-cases a list once, at compile time, for `compareStringInList`. */
+export function lowerCaseList(list: unknown): readonly string[] {
+  return Array.isArray(list)
+    ? list.filter((item) => typeof item === 'string').map((item) => item.toLowerCase())
+    : [];
+}
+
+/** Whether the (lower-cased) subject is in a lower-cased list; a missing subject never matches. */
+export function compareStringInList(
+  actual: string | null | undefined,
+  operator: unknown,
+  lowerCasedList: readonly string[],
+): boolean {
+  if (actual === null || actual === undefined) return false;
+  switch (operator) {
+    case '=':
+      return lowerCasedList.includes(actual.toLowerCase());
+    case '!=':
+      return !lowerCasedList.includes(actual.toLowerCase());
+    default:
+      return unsupported(operator);
+  }
+}
+
+/** Id lists: `=` shares an id, `!=` shares none, `empty` has none. Null is `[]`. */
+export function compareIds(
+  actual: readonly (string | null)[] | null | undefined,
+  operator: unknown,
+  expected: ReadonlySet<string>,
+): boolean {
+  const subject = actual ?? [];
+  switch (operator) {
+    case '=':
+      return intersects(subject, expected);
+    case '!=':
+      return !intersects(subject, expected);
+    case 'empty':
+      return subject.every((id) => id === null || id === '');
+    default:
+      return unsupported(operator);
+  }
+}
+
+function intersects(subject: readonly (string | null)[], expected: ReadonlySet<string>): boolean {
+  for (const id of subject) if (id !== null && expected.has(id)) return true;
+  return false;
+}
+
+/** One id against a set, as `compareIds` of `[id]` without the array: a missing id is `[]`. */
+export function compareId(actual: string | null | undefined, operator: unknown, expected: ReadonlySet<string>): boolean {
+  const present = actual !== null && actual !== undefined && actual !== '';
+  switch (operator) {
+    case '=':
+      return present && expected.has(actual);
+    case '!=':
+      return !(present && expected.has(actual));
+    case 'empty':
+      return !present;
+    default:
+      return unsupported(operator);
+  }
+}
+
+/** Turns a rule's id list into a set once, at compile time. */
+export function idSet(list: unknown): ReadonlySet<string> {
+  return new Set(Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : []);
+}
+
+// Dates. The reference compares `=`/`!=` on formatted text (`Y-m-d` or `Y-m-d H:i:s`) and the
+// ordering operators on full instants; text without a zone is UTC.
+
+const DATE_PATTERN =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?\s*(Z|UTC|[+-]\d{2}:?\d{2})?$/i;
+
+/** Milliseconds since the epoch of a date text, or null when it does not parse. */
+export function parseInstant(text: unknown): number | null {
+  if (typeof text !== 'string') return null;
+  const match = DATE_PATTERN.exec(text.trim());
+  if (!match) return null;
+  const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '0', zone] = match;
+  const local = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+  const millis = Math.round(Number(`0.${fraction}`) * 1000);
+  const check = new Date(local);
+  if (check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d)) return null;
+  return local + millis - zoneOffsetMinutes(zone) * 60_000;
+}
+
+function zoneOffsetMinutes(zone: string | undefined): number {
+  if (zone === undefined || /^(z|utc)$/i.test(zone)) return 0;
+  const sign = zone.startsWith('-') ? -1 : 1;
+  const digits = zone.slice(1).replace(':', '');
+  return sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4)));
+}
+
+/** `Y-m-d` or `Y-m-d H:i:s` of an instant, in UTC. */
+export function formatInstant(instant: number, withTime: boolean): string {
+  const iso = new Date(instant).toISOString();
+  return withTime ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : iso.slice(0, 10);
+}
+
+export interface DateRange {
+  readonly from: unknown;
+  readonly to: unknown;
+}
+
+/**
+ * A date or date-time condition (RuleComparison::dateValue/datetimeValue): `between` takes
+ * `{from, to}` and is inclusive on the formatted text; `=`/`!=` compare formatted text; the
+ * ordering operators compare instants. Unparsable dates never match.
+ */
+export function compareDate(
+  actual: string | null | undefined,
+  operator: unknown,
+  expected: unknown,
+  withTime: boolean,
+): boolean {
+  if (actual === null || actual === undefined) return isNegativeOperator(operator);
+  if (operator === 'empty') return false;
+  if (expected === null || expected === undefined) return false;
+  const subject = parseInstant(actual);
+  if (subject === null) return false;
+  if (operator === 'between') {
+    if (typeof expected !== 'object' || Array.isArray(expected)) return false;
+    const { from, to } = expected as DateRange;
+    const start = parseInstant(from);
+    const end = parseInstant(to);
+    if (start === null || end === null) return false;
+    const text = formatInstant(subject, withTime);
+    return formatInstant(start, withTime) <= text && text <= formatInstant(end, withTime);
+  }
+  if (typeof expected !== 'string') return false;
+  const rule = parseInstant(expected);
+  if (rule === null) return false;
+  switch (operator) {
+    case '=':
+      return formatInstant(subject, withTime) === formatInstant(rule, withTime);
+    case '!=':
+      return formatInstant(subject, withTime) !== formatInstant(rule, withTime);
+    case '>':
+      return subject > rule;
+    case '<':
+      return subject < rule;
+    case '>=':
+      return subject >= rule;
+    case '<=':
+      return subject <= rule;
+    default:
+      return unsupported(operator);
+  }
+}
+
+/** `(bool) subject === expected`, as the reference casts: a missing subject counts as false. */
+export function compareBoolean(actual: boolean | null | undefined, expected: unknown): boolean {
+  return (actual === true) === (expected === true);
+}

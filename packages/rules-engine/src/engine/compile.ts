@@ -1,0 +1,480 @@
+import { findCondition } from '../catalog/catalog.ts';
+import type { ConditionDefinition } from '../catalog/model.ts';
+import { compareNumber } from '../compare.ts';
+import { RuleError } from '../errors.ts';
+import { EVALUATORS } from '../evaluators/index.ts';
+import type { Evaluator, Value } from '../evaluators/model.ts';
+import { type Facts, type LineItemFacts, NON_PRODUCT_ITEM_TYPES } from '../facts.ts';
+import { type ConditionTree, isReference, type SavedRule } from '../tree.ts';
+
+/** The spec's limits on saved-rule references. */
+export const RULE_LIMITS = { referenceDepth: 8, referencedRules: 100 } as const;
+
+/** A scope the facts must provide: the cart, the order, or a line item (a cart's items do too). */
+export type ScopeNeed = 'cart' | 'order' | 'item';
+
+/** What one node decided, and on which fact, for `explain`. */
+export interface TraceNode {
+  readonly pointer: string;
+  readonly type: string;
+  readonly result: boolean;
+  /** The fact the condition compared (per item in the cart scope). */
+  readonly actual?: unknown;
+  readonly ruleId?: string;
+  readonly children?: readonly TraceNode[];
+}
+
+export interface CompileOptions {
+  /** Saved rules that `ruleReference` nodes may name. */
+  readonly rules?: ReadonlyMap<string, SavedRule>;
+}
+
+/** A tree compiled once, to be evaluated many times. Evaluation is synchronous and pure. */
+export interface CompiledRule {
+  /** The scopes evaluation needs, each with the pointer of the first node that needs it. */
+  readonly needs: ReadonlyMap<ScopeNeed, string>;
+  /** Every saved rule reached through references (transitively). */
+  readonly referencedRuleIds: readonly string[];
+  evaluate(facts: Facts): boolean;
+  /** Evaluates every node (no short-circuit) and returns what each decided. */
+  explain(facts: Facts): TraceNode;
+}
+
+/** `trace`, when given, receives the node's trace entry. */
+type Run = (facts: Facts, item: LineItemFacts | undefined, trace?: TraceNode[]) => boolean;
+
+interface Context {
+  readonly rules: ReadonlyMap<string, SavedRule>;
+  /** Saved rules being compiled, innermost last: a repeat is a cycle. */
+  readonly stack: string[];
+  readonly compiled: Map<string, Run>;
+  readonly needs: Map<ScopeNeed, string>;
+}
+
+/** Compiles a condition tree; throws `RuleError` for unknown, disabled or malformed nodes and references. */
+export function compileRule(tree: ConditionTree, options: CompileOptions = {}): CompiledRule {
+  const context: Context = {
+    rules: options.rules ?? new Map(),
+    stack: [],
+    compiled: new Map(),
+    needs: new Map(),
+  };
+  const root = compileNode(tree, '', context, false);
+  const needs: ReadonlyMap<ScopeNeed, string> = context.needs;
+  const check = (facts: Facts): void => {
+    for (const [need, pointer] of needs) {
+      if (!provides(facts, need)) {
+        throw new RuleError(
+          'RULE_SCOPE_MISSING',
+          `The condition at ${pointer || '/'} needs the ${need === 'item' ? 'cart or line-item' : need} scope, which these facts do not provide.`,
+          pointer,
+          { scope: need },
+        );
+      }
+    }
+  };
+  return {
+    needs,
+    referencedRuleIds: [...context.compiled.keys()],
+    evaluate(facts) {
+      check(facts);
+      return root(facts, facts.lineItem);
+    },
+    explain(facts) {
+      check(facts);
+      const trace: TraceNode[] = [];
+      root(facts, facts.lineItem, trace);
+      return trace[0]!;
+    },
+  };
+}
+
+function provides(facts: Facts, need: ScopeNeed): boolean {
+  if (need === 'cart') return facts.cart !== undefined;
+  if (need === 'order') return facts.order !== undefined;
+  return facts.lineItem !== undefined || facts.cart !== undefined;
+}
+
+function invalid(pointer: string, message: string): RuleError {
+  return new RuleError('RULE_INVALID_TREE', message, pointer);
+}
+
+/** `itemProvided`: an enclosing node hands its children a line item (they need no scope for it). */
+function compileNode(node: ConditionTree, pointer: string, context: Context, itemProvided: boolean): Run {
+  if (node === null || typeof node !== 'object' || typeof node.type !== 'string') {
+    throw invalid(pointer, 'A condition node is an object with a `type`.');
+  }
+  if (isReference(node)) return compileReference(node.ruleId, pointer, context);
+  const definition = findCondition(node.type);
+  if (definition === undefined) {
+    throw new RuleError(
+      'RULE_UNKNOWN_CONDITION',
+      `Unknown condition type ${JSON.stringify(node.type)}.`,
+      pointer,
+      {
+        type: node.type,
+      },
+    );
+  }
+  if (!definition.enabled) {
+    throw new RuleError(
+      'RULE_CONDITION_DISABLED',
+      `The condition ${node.type} is disabled: ${definition.disabledReason}.`,
+      pointer,
+      { type: node.type, reason: definition.disabledReason },
+    );
+  }
+  const children = node.children ?? [];
+  if (!Array.isArray(children)) throw invalid(pointer, '`children` is a list of condition nodes.');
+  const value: Value = node.value !== null && typeof node.value === 'object' ? node.value : {};
+  const composite = COMPOSITES[node.type];
+  if (composite !== undefined) {
+    const need = sourceNeed(definition);
+    if (need !== null && !(need === 'item' && itemProvided)) noteNeed(context, need, pointer);
+    return composite({ type: node.type, pointer, value, children, context, itemProvided });
+  }
+  if (children.length > 0) throw invalid(pointer, `The condition ${node.type} takes no children.`);
+  const evaluator = EVALUATORS[node.type];
+  if (evaluator === undefined)
+    throw new Error(`No evaluator is bound to the enabled condition ${node.type}.`);
+  const need = sourceNeed(definition);
+  if (need !== null && !(need === 'item' && itemProvided)) noteNeed(context, need, pointer);
+  return leaf(node.type, pointer, definition, evaluator, evaluator.prepare(value));
+}
+
+function noteNeed(context: Context, need: ScopeNeed, pointer: string): void {
+  if (!context.needs.has(need)) context.needs.set(need, pointer);
+}
+
+/** The scope a catalog condition needs, from its source scopes. */
+function sourceNeed(definition: ConditionDefinition): ScopeNeed | null {
+  const { scopes } = definition;
+  if (scopes.includes('any') || scopes.includes('checkout')) return null;
+  if (scopes.includes('lineItem')) return 'item';
+  if (scopes.includes('cart')) return 'cart';
+  return 'order';
+}
+
+function compileReference(ruleId: unknown, pointer: string, context: Context): Run {
+  if (typeof ruleId !== 'string' || ruleId === '')
+    throw invalid(pointer, 'A rule reference names a `ruleId`.');
+  if (context.stack.includes(ruleId)) {
+    throw new RuleError(
+      'RULE_REFERENCE_CYCLE',
+      `The rule ${ruleId} references itself through ${[...context.stack.slice(context.stack.indexOf(ruleId)), ruleId].join(' → ')}.`,
+      pointer,
+      { ruleId, path: [...context.stack, ruleId] },
+    );
+  }
+  if (context.stack.length >= RULE_LIMITS.referenceDepth) {
+    throw new RuleError(
+      'RULE_REFERENCE_DEPTH',
+      `Rule references nest deeper than ${RULE_LIMITS.referenceDepth} levels.`,
+      pointer,
+      { ruleId, path: [...context.stack, ruleId] },
+    );
+  }
+  let run = context.compiled.get(ruleId);
+  if (run === undefined) {
+    const rule = context.rules.get(ruleId);
+    if (rule === undefined) {
+      throw new RuleError(
+        'RULE_REFERENCE_MISSING',
+        `The referenced rule ${ruleId} does not exist.`,
+        pointer,
+        { ruleId },
+      );
+    }
+    if (!rule.active) {
+      throw new RuleError('RULE_REFERENCE_DISABLED', `The referenced rule ${ruleId} is inactive.`, pointer, {
+        ruleId,
+      });
+    }
+    if (context.compiled.size >= RULE_LIMITS.referencedRules) {
+      throw new RuleError(
+        'RULE_REFERENCE_LIMIT',
+        `More than ${RULE_LIMITS.referencedRules} saved rules are referenced in one evaluation.`,
+        pointer,
+        { ruleId },
+      );
+    }
+    context.stack.push(ruleId);
+    let inner: Run;
+    try {
+      // Compiled as if standalone, so its scope needs count wherever it is referenced.
+      inner = compileNode(rule.condition, '', context, false);
+    } catch (error) {
+      // Reported at the reference node the caller wrote, with the rule and node at fault.
+      if (!(error instanceof RuleError)) throw error;
+      throw new RuleError(error.code, error.message, pointer, {
+        ...error.details,
+        ruleId: error.details.ruleId ?? ruleId,
+        within: [ruleId, ...((error.details.within as string[] | undefined) ?? [])],
+      });
+    } finally {
+      context.stack.pop();
+    }
+    run = (facts, item, trace) => {
+      if (trace === undefined) return inner(facts, item);
+      const children: TraceNode[] = [];
+      const result = inner(facts, item, children);
+      trace.push({ pointer, type: 'ruleReference', ruleId, result, children });
+      return result;
+    };
+    context.compiled.set(ruleId, run);
+    return run;
+  }
+  // The same rule reached twice (a diamond) shares its compiled code; the pointer is the first's.
+  return run;
+}
+
+function isExcluded(definition: ConditionDefinition, item: LineItemFacts): boolean {
+  return definition.productLineItemsOnly && NON_PRODUCT_ITEM_TYPES.has(item.type);
+}
+
+function leaf(
+  type: string,
+  pointer: string,
+  definition: ConditionDefinition,
+  evaluator: Evaluator,
+  prepared: unknown,
+): Run {
+  if (evaluator.subject === 'facts') {
+    return (facts, item, trace) => {
+      const actual = evaluator.read(facts, item);
+      const result = evaluator.test(actual, prepared, facts);
+      trace?.push({ pointer, type, result, actual });
+      return result;
+    };
+  }
+  const goodsOnly = evaluator.items !== 'all';
+  const one = (facts: Facts, item: LineItemFacts): boolean =>
+    !isExcluded(definition, item) && evaluator.test(evaluator.read(item, facts), prepared, facts);
+  return (facts, item, trace) => {
+    if (item !== undefined) {
+      const result = one(facts, item);
+      trace?.push({
+        pointer,
+        type,
+        result,
+        actual: isExcluded(definition, item) ? null : evaluator.read(item, facts),
+      });
+      return result;
+    }
+    const items = facts.cart?.lineItems ?? [];
+    if (trace === undefined) return someItem(items, goodsOnly, (candidate) => one(facts, candidate));
+    const actual: unknown[] = [];
+    forEachItem(items, goodsOnly, (candidate) => {
+      actual.push(isExcluded(definition, candidate) ? null : evaluator.read(candidate, facts));
+    });
+    const result = someItem(items, goodsOnly, (candidate) => one(facts, candidate));
+    trace.push({ pointer, type, result, actual });
+    return result;
+  };
+}
+
+/** Whether any item (nested items included; goods only if asked) satisfies the predicate. */
+export function someItem(
+  items: readonly LineItemFacts[],
+  goodsOnly: boolean,
+  predicate: (item: LineItemFacts) => boolean,
+): boolean {
+  for (const item of items) {
+    if ((!goodsOnly || item.good) && predicate(item)) return true;
+    if (item.children.length > 0 && someItem(item.children, goodsOnly, predicate)) return true;
+  }
+  return false;
+}
+
+/** Visits every item, nested items included (goods only if asked), in cart order. */
+export function forEachItem(
+  items: readonly LineItemFacts[],
+  goodsOnly: boolean,
+  visit: (item: LineItemFacts) => void,
+): void {
+  for (const item of items) {
+    if (!goodsOnly || item.good) visit(item);
+    if (item.children.length > 0) forEachItem(item.children, goodsOnly, visit);
+  }
+}
+
+// Containers and the conditions that filter line items through child conditions.
+
+interface CompositeInput {
+  readonly type: string;
+  readonly pointer: string;
+  readonly value: Value;
+  readonly children: readonly ConditionTree[];
+  readonly context: Context;
+  readonly itemProvided: boolean;
+}
+
+type Composite = (input: CompositeInput) => Run;
+
+function compileChildren(input: CompositeInput, itemProvided: boolean): Run[] {
+  return input.children.map((child, index) =>
+    compileNode(child, `${input.pointer}/children/${index}`, input.context, itemProvided),
+  );
+}
+
+/** Runs the children; with a trace, runs all of them and records a node holding their traces. */
+function traced(
+  input: CompositeInput,
+  trace: TraceNode[] | undefined,
+  decide: (childTrace: TraceNode[] | undefined) => { result: boolean; actual?: unknown },
+): boolean {
+  if (trace === undefined) return decide(undefined).result;
+  const children: TraceNode[] = [];
+  const { result, actual } = decide(children);
+  trace.push({
+    pointer: input.pointer,
+    type: input.type,
+    result,
+    ...(actual === undefined ? {} : { actual }),
+    children,
+  });
+  return result;
+}
+
+/** AND of runs: short-circuits unless traced. */
+function allOf(
+  runs: readonly Run[],
+  facts: Facts,
+  item: LineItemFacts | undefined,
+  trace?: TraceNode[],
+): boolean {
+  let result = true;
+  for (const run of runs) {
+    if (!run(facts, item, trace)) {
+      result = false;
+      if (trace === undefined) return false;
+    }
+  }
+  return result;
+}
+
+function numberParam(value: Value, name: string): number | null {
+  const given = value[name];
+  return typeof given === 'number' ? given : null;
+}
+
+/**
+ * The filtering conditions (`cartGoodsCount`, `cartGoodsPrice`, `cartLineItemGoodsTotal`,
+ * `promotionValue`): an aggregate over the cart's items that pass the children (all must match,
+ * evaluated per item), compared with a number. In the line-item scope the aggregate covers that item.
+ */
+function aggregate(
+  parameter: string,
+  selects: (item: LineItemFacts) => boolean,
+  measure: (item: LineItemFacts) => number,
+): Composite {
+  return (input) => {
+    const filter = compileChildren(input, true);
+    const operator = input.value.operator;
+    const expected = numberParam(input.value, parameter);
+    return (facts, item, trace) =>
+      traced(input, trace, (childTrace) => {
+        let total = 0;
+        const add = (candidate: LineItemFacts): void => {
+          if (selects(candidate) && allOf(filter, facts, candidate, childTrace)) total += measure(candidate);
+        };
+        if (item !== undefined) add(item);
+        else forEachItem(facts.cart?.lineItems ?? [], false, add);
+        return { result: compareNumber(total, operator, expected), actual: total };
+      });
+  };
+}
+
+const isGood = (item: LineItemFacts): boolean => item.good;
+const isPromotion = (item: LineItemFacts): boolean => item.type === 'promotion';
+
+const COMPOSITES: Readonly<Record<string, Composite>> = {
+  andContainer: (input) => {
+    const runs = compileChildren(input, input.itemProvided);
+    return (facts, item, trace) =>
+      traced(input, trace, (childTrace) => ({ result: allOf(runs, facts, item, childTrace) }));
+  },
+  orContainer: (input) => {
+    const runs = compileChildren(input, input.itemProvided);
+    return (facts, item, trace) =>
+      traced(input, trace, (childTrace) => {
+        let result = false;
+        for (const run of runs) {
+          if (run(facts, item, childTrace)) {
+            result = true;
+            if (childTrace === undefined) break;
+          }
+        }
+        return { result };
+      });
+  },
+  notContainer: (input) => {
+    if (input.children.length !== 1) throw invalid(input.pointer, 'notContainer takes exactly one child.');
+    const [run] = compileChildren(input, input.itemProvided) as [Run];
+    return (facts, item, trace) =>
+      traced(input, trace, (childTrace) => ({ result: !run(facts, item, childTrace) }));
+  },
+  xorContainer: (input) => {
+    const runs = compileChildren(input, input.itemProvided);
+    return (facts, item, trace) =>
+      traced(input, trace, (childTrace) => {
+        let matches = 0;
+        for (const run of runs) {
+          if (run(facts, item, childTrace)) matches += 1;
+          if (matches > 1 && childTrace === undefined) break;
+        }
+        return { result: matches === 1 };
+      });
+  },
+  /**
+   * Every child must match every item (of `types`, when given); with `minimumShouldMatch`, at least
+   * that many items per child. An empty cart does not match; a cart without items of `types` does.
+   */
+  allLineItemsContainer: (input) => {
+    const runs = compileChildren(input, true);
+    const types = Array.isArray(input.value.types) ? new Set(input.value.types as string[]) : null;
+    const minimum = numberParam(input.value, 'minimumShouldMatch') ?? 0;
+    return (facts, item, trace) =>
+      traced(input, trace, (childTrace) => {
+        if (item !== undefined) return { result: allOf(runs, facts, item, childTrace) };
+        const all = facts.cart?.lineItems ?? [];
+        if (all.length === 0) return { result: false };
+        const items: LineItemFacts[] = [];
+        forEachItem(all, false, (candidate) => {
+          if (types === null || types.has(candidate.type)) items.push(candidate);
+        });
+        if (items.length === 0) return { result: true };
+        let result = true;
+        for (const run of runs) {
+          let matched = 0;
+          for (const candidate of items) if (run(facts, candidate, childTrace)) matched += 1;
+          const holds = minimum > 0 ? matched >= minimum : matched === items.length;
+          if (!holds) {
+            result = false;
+            if (childTrace === undefined) break;
+          }
+        }
+        return { result };
+      });
+  },
+  /** The wrapped children (all must match) against the line item, or any of the cart's items. */
+  cartLineItemWrapper: (input) => {
+    const runs = compileChildren(input, true);
+    return (facts, item, trace) =>
+      traced(input, trace, (childTrace) => {
+        if (item !== undefined) return { result: allOf(runs, facts, item, childTrace) };
+        return {
+          result: someItem(facts.cart?.lineItems ?? [], false, (candidate) =>
+            allOf(runs, facts, candidate, childTrace),
+          ),
+        };
+      });
+  },
+  cartGoodsCount: aggregate('count', isGood, () => 1),
+  cartGoodsPrice: aggregate('amount', isGood, (item) => item.price?.totalPrice ?? 0),
+  cartLineItemGoodsTotal: aggregate('count', isGood, (item) => item.quantity),
+  promotionValue: aggregate('amount', isPromotion, (item) => -(item.price?.totalPrice ?? 0)),
+};
+
+/** The conditions the engine implements itself rather than through a leaf evaluator. */
+export const COMPOSITE_CONDITIONS: readonly string[] = Object.keys(COMPOSITES);

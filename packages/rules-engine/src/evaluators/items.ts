@@ -1,0 +1,3 @@
+import type { Evaluator } from './model.ts';
+
+export const ITEMS_EVALUATORS: Readonly<Record<string, Evaluator>> = {};
