@@ -43,6 +43,7 @@ const A_PAYMENT = '0190f0c8-0000-7000-8000-0000000000a3';
 const B_ONLY = '0190f0c8-0000-7000-8000-0000000000b9';
 const A_PRODUCT = '0190f0c8-0000-7000-8000-0000000000a4';
 const A_CATEGORY = '0190f0c8-0000-7000-8000-0000000000a5';
+const A_RULE = '0190f0c8-0000-7000-8000-0000000000a6';
 const translations = { en: { name: 'Thing' } };
 const aAddress = {
   firstName: 'A',
@@ -116,6 +117,22 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'store.account.login': [{ contextToken: aContextToken, ...aCredentials }, false],
     'store.account.logout': [{ contextToken: aContextToken }, false],
     'store.account.get': [{ contextToken: aContextToken }, false],
+    'automation.catalog': [{ language: 'de' }, false],
+    'automation.save': [
+      {
+        kind: 'rules',
+        id: B_ONLY,
+        revision: 0,
+        data: { name: { en: 'Intruder' }, condition: { type: 'alwaysValid' } },
+      },
+      false,
+    ],
+    'automation.dependencies': [{ kind: 'rules', id: A_RULE }, true],
+    'automation.delete': [{ kind: 'rules', id: A_RULE, revision: 1 }, true],
+    // Shop A's context token does not exist in another shop: 404, nothing evaluated.
+    'automation.preview': [{ condition: { type: 'alwaysValid' }, contextToken: aContextToken }, true],
+    'automation.explain': [{ ruleId: A_RULE, facts: { now: '2026-01-01T00:00:00Z' } }, true],
+    'automation.import': [{ condition: [{ id: 'x', type: 'alwaysValid', parentId: null }] }, false],
     'automation.entities.save': [
       { entity: 'products', id: A_PRODUCT, revision: 1, data: { tier: 'gold' } },
       true,
@@ -185,6 +202,13 @@ async function seedShopA() {
     await put(`/api/basis/shipping-methods/${A_SHIPPING}`, { revision: 0, translations }),
     await put(`/api/basis/payment-methods/${A_PAYMENT}`, { revision: 0, translations, handler: 'invoice' }),
     await put(`/api/catalog/categories/${A_CATEGORY}`, { revision: 0, translations }),
+    await put(`/api/automation/rules/${A_RULE}`, {
+      revision: 0,
+      data: {
+        name: { en: 'Shop A rule' },
+        condition: { type: 'cartCartAmount', value: { operator: '>=', amount: 1 } },
+      },
+    }),
   ];
   for (const response of seeded) if (response.status !== 200) throw new Error(JSON.stringify(response.body));
   const product = { id: A_PRODUCT, sku: 'A-ONLY', translations, categoryIds: [A_CATEGORY] };

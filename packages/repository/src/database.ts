@@ -236,3 +236,8 @@ export function isUniqueViolation(error: unknown): boolean {
 export async function lockTransaction(tx: Executor, key: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
 }
+
+/** Makes the current transaction read-only: any write in it fails (first statement only). */
+export async function readOnlyTransaction(tx: Executor): Promise<void> {
+  await tx.execute(sql`set transaction read only`);
+}

@@ -8,6 +8,7 @@ export {
   isUniqueViolation,
   lockTransaction,
   migrationsFolder,
+  readOnlyTransaction,
   type StorageKind,
 } from './database.ts';
 export {
@@ -103,9 +104,11 @@ export {
   type ChannelRow,
   type DefinitionKind,
   type DefinitionRow,
+  definitionTables,
   findChannelByAccessKey,
   findChannelForStaff,
   findDefinitionByKey,
+  findDefinitions,
   findMainOrKeyedChannel,
   insertChannel,
   insertDefinition,

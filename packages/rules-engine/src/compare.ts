@@ -116,7 +116,11 @@ function intersects(subject: readonly (string | null)[], expected: ReadonlySet<s
 }
 
 /** One id against a set, as `compareIds` of `[id]` without the array: a missing id is `[]`. */
-export function compareId(actual: string | null | undefined, operator: unknown, expected: ReadonlySet<string>): boolean {
+export function compareId(
+  actual: string | null | undefined,
+  operator: unknown,
+  expected: ReadonlySet<string>,
+): boolean {
   const present = actual !== null && actual !== undefined && actual !== '';
   switch (operator) {
     case '=':

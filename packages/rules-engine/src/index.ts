@@ -46,6 +46,8 @@ export {
 export { RuleError, type RuleErrorCode } from './errors.ts';
 export type * from './facts.ts';
 export { NON_PRODUCT_ITEM_TYPES } from './facts.ts';
+export { FactsSchema } from './facts-schema.ts';
+export { importCondition, normalizeCondition } from './import.ts';
 export {
   type ConditionNode,
   type ConditionTree,
@@ -53,3 +55,4 @@ export {
   referencedRuleIds,
   type SavedRule,
 } from './tree.ts';
+export { type RuleIssue, type RuleIssueCode, TREE_LIMITS, validateCondition } from './validate.ts';

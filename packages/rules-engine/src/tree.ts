@@ -16,6 +16,13 @@ export interface RuleReferenceNode {
 
 export type ConditionTree = ConditionNode | RuleReferenceNode;
 
+/**
+ * Bounds on the size of one condition tree. They are Cartwright's own, not the reference's (which
+ * has none): a guard against abusive payloads, and they keep every recursive walk far from the
+ * stack limit.
+ */
+export const TREE_LIMITS = { nodes: 1000, depth: 32 } as const;
+
 /** A saved rule as the engine resolves references to it. */
 export interface SavedRule {
   readonly id: string;
@@ -32,11 +39,12 @@ export function isReference(node: ConditionTree): node is RuleReferenceNode {
 export function referencedRuleIds(tree: ConditionTree): string[] {
   const ids = new Set<string>();
   const visit = (node: ConditionTree): void => {
+    if (node === null || typeof node !== 'object') return;
     if (isReference(node)) {
-      ids.add(node.ruleId);
+      if (typeof node.ruleId === 'string') ids.add(node.ruleId);
       return;
     }
-    for (const child of node.children ?? []) visit(child);
+    if (Array.isArray(node.children)) for (const child of node.children) visit(child);
   };
   visit(tree);
   return [...ids];

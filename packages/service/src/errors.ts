@@ -19,6 +19,17 @@ export type ErrorCode =
   | 'CART_INVALID'
   | 'PAYMENT_REQUIRED'
   | 'NOT_READY'
+  | 'RULE_UNKNOWN_CONDITION'
+  | 'RULE_CONDITION_DISABLED'
+  | 'RULE_INVALID_TREE'
+  | 'RULE_INVALID_VALUE'
+  | 'RULE_SCOPE_MISSING'
+  | 'RULE_REFERENCE_MISSING'
+  | 'RULE_REFERENCE_DISABLED'
+  | 'RULE_REFERENCE_CYCLE'
+  | 'RULE_REFERENCE_DEPTH'
+  | 'RULE_REFERENCE_LIMIT'
+  | 'CONTEXT_REQUIRED'
   | 'INTERNAL';
 
 /** The one code → HTTP status table (MCP carries the same codes in `isError` results). */
@@ -42,6 +53,17 @@ export const errorStatus: Record<ErrorCode, number> = {
   CART_INVALID: 422,
   PAYMENT_REQUIRED: 402,
   NOT_READY: 503,
+  RULE_UNKNOWN_CONDITION: 422,
+  RULE_CONDITION_DISABLED: 422,
+  RULE_INVALID_TREE: 422,
+  RULE_INVALID_VALUE: 422,
+  RULE_SCOPE_MISSING: 422,
+  RULE_REFERENCE_MISSING: 422,
+  RULE_REFERENCE_DISABLED: 422,
+  RULE_REFERENCE_CYCLE: 422,
+  RULE_REFERENCE_DEPTH: 422,
+  RULE_REFERENCE_LIMIT: 422,
+  CONTEXT_REQUIRED: 400,
   INTERNAL: 500,
 };
 
@@ -65,6 +87,17 @@ const titles: Record<ErrorCode, string> = {
   CART_INVALID: 'Cart not ready for checkout',
   PAYMENT_REQUIRED: 'Payment required',
   NOT_READY: 'Not ready',
+  RULE_UNKNOWN_CONDITION: 'Unknown condition',
+  RULE_CONDITION_DISABLED: 'Condition disabled',
+  RULE_INVALID_TREE: 'Malformed condition tree',
+  RULE_INVALID_VALUE: 'Invalid condition value',
+  RULE_SCOPE_MISSING: 'Rule scope missing',
+  RULE_REFERENCE_MISSING: 'Referenced rule missing',
+  RULE_REFERENCE_DISABLED: 'Referenced rule inactive',
+  RULE_REFERENCE_CYCLE: 'Recursive rule reference',
+  RULE_REFERENCE_DEPTH: 'Rule references too deep',
+  RULE_REFERENCE_LIMIT: 'Too many referenced rules',
+  CONTEXT_REQUIRED: 'Cart context token required',
   INTERNAL: 'Internal error',
 };
 

@@ -12,7 +12,7 @@ export {
 export { type BlobContent, type BlobStore, databaseBlobStore, type StoredBlob } from './blob-store.ts';
 export { type CartView, factsOfCart, openCartOf, viewCart } from './carts/cart.ts';
 export { checkout, type OrderPlacedPayload } from './carts/checkout.ts';
-export { type CartFacts, cartFacts } from './carts/facts.ts';
+export { cartFacts } from './carts/facts.ts';
 export { type CartPricing, type CartProblem, priceStoredCart } from './carts/pricing.ts';
 export { createDocument, type DocumentType } from './documents/create.ts';
 export {

@@ -76,19 +76,22 @@ export async function resolveStoreContext(
   services: Services,
   storefront: Storefront,
 ): Promise<StoreContextRow | null> {
-  const token = storefront.contextToken;
+  const context = await resolveShopContext(db, services, storefront.tenantId, storefront.contextToken);
+  return context && context.channelId === storefront.channelId ? context : null;
+}
+
+/** The live context a context token names in this shop, whichever channel it belongs to; else null. */
+export async function resolveShopContext(
+  db: Executor,
+  services: Services,
+  tenantId: string,
+  token: string | undefined,
+): Promise<StoreContextRow | null> {
   if (!token || !CONTEXT_TOKEN.test(token)) return null;
-  const context = await findStoreContextByTokenHash(db, storefront.tenantId, hashToken(token));
-  if (
-    !context ||
-    context.channelId !== storefront.channelId ||
-    context.revokedAt ||
-    context.expiresAt <= services.clock.now()
-  ) {
-    return null;
-  }
+  const context = await findStoreContextByTokenHash(db, tenantId, hashToken(token));
+  if (!context || context.revokedAt || context.expiresAt <= services.clock.now()) return null;
   if (context.customerId) {
-    const customer = await findCustomer(db, storefront.tenantId, context.customerId);
+    const customer = await findCustomer(db, tenantId, context.customerId);
     if (!customer?.active) return null;
   }
   return context;

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgInsertValue, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../database.ts';
 import { countries, currencies, languages, paymentMethods, shippingMethods, taxClasses } from '../schema.ts';
@@ -13,6 +13,8 @@ export interface RevisionedTable<T extends TenantTable = TenantTable> {
   readonly table: T;
   readonly key: PgColumn;
   readonly order: PgColumn;
+  /** The rows this spec covers, when it is one part of a shared table (one kind of definition). */
+  readonly where?: SQL;
 }
 
 export type RevisionedRow<D extends RevisionedTable> = D['table']['$inferSelect'];
@@ -41,7 +43,7 @@ export type RevisionCheck<T> =
   | { readonly ok: false; readonly actual: number };
 
 function whereKey(spec: RevisionedTable, tenantId: string, key: string) {
-  return and(eq(spec.table.tenantId, tenantId), eq(spec.key, key));
+  return and(eq(spec.table.tenantId, tenantId), eq(spec.key, key), spec.where);
 }
 
 /** Every row of the shop in the table, by `order` then key. */
@@ -53,7 +55,7 @@ export async function listRevisioned<D extends RevisionedTable>(
   const rows = await tx
     .select()
     .from(spec.table as TenantTable)
-    .where(eq(spec.table.tenantId, tenantId))
+    .where(and(eq(spec.table.tenantId, tenantId), spec.where))
     .orderBy(asc(spec.order), asc(spec.key));
   return rows as RevisionedRow<D>[];
 }

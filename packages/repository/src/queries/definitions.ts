@@ -1,10 +1,45 @@
-import { and, asc, desc, eq, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { channels, definitions, starterProvisions } from '../schema.ts';
 
 export type DefinitionRow = typeof definitions.$inferSelect;
 export type DefinitionKind = DefinitionRow['kind'];
 export type ChannelRow = typeof channels.$inferSelect;
+
+function definitionsOf(kind: DefinitionKind) {
+  return {
+    table: definitions,
+    key: definitions.id,
+    order: definitions.createdAt,
+    where: eq(definitions.kind, kind),
+  };
+}
+
+/** Each kind of definition as a revision-bound table keyed by id (`saveRevisioned`, `deleteRevisioned`). */
+export const definitionTables = {
+  rule: definitionsOf('rule'),
+  flow: definitionsOf('flow'),
+  promotion: definitionsOf('promotion'),
+} as const;
+
+/** The definitions of one kind with these ids; `lock` holds them until the transaction ends. */
+export async function findDefinitions(
+  tx: Executor,
+  tenantId: string,
+  kind: DefinitionKind,
+  ids: readonly string[],
+  lock?: 'share' | 'update',
+): Promise<DefinitionRow[]> {
+  if (ids.length === 0) return [];
+  const query = tx
+    .select()
+    .from(definitions)
+    .where(
+      and(eq(definitions.tenantId, tenantId), eq(definitions.kind, kind), inArray(definitions.id, [...ids])),
+    )
+    .orderBy(asc(definitions.id));
+  return lock ? query.for(lock) : query;
+}
 
 export async function insertDefinition(
   tx: Executor,

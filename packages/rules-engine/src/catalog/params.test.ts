@@ -94,7 +94,10 @@ describe('paramSchema', () => {
     expect(isValid('cartCartAmount', { operator: '=', amount: '100' })).toBe(false);
     expect(isValid('dayOfWeek', { operator: '=', dayOfWeek: 8 })).toBe(false);
     expect(isValid('cartTotalPurchasePrice', { operator: '=', amount: 1, type: 'tax' })).toBe(false);
-    expect(isValid('customerCustomerGroup', { operator: '=', customerGroupIds: ['not-a-uuid'] })).toBe(false);
+    expect(isValid('customerCustomerGroup', { operator: '=', customerGroupIds: [' padded '] })).toBe(false);
+    expect(isValid('customerCustomerGroup', { operator: '=', customerGroupIds: [42] })).toBe(false);
+    // Native ids are codes where the shop stores codes (tags, countries, currencies).
+    expect(isValid('customerTag', { operator: '=', identifiers: ['vip'] })).toBe(true);
     expect(isValid('cartCartAmount', { operator: '=', amount: 1, extra: true })).toBe(false);
     expect(isValid('cartCartAmount', { operator: '=', amount: 1, _name: 'CartAmountRule' })).toBe(true);
   });

@@ -6,6 +6,11 @@ const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME_TEXT =
   /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?: ?(?:Z|UTC|[+-]\d{2}:?\d{2}))?$/;
 const TIME_TEXT = /^(?:[01]?\d|2[0-3]):[0-5]\d$/;
+const identifier = v.pipe(
+  v.string(),
+  v.regex(/^\S(?:.*\S)?$/, 'expected an id without leading or trailing spaces'),
+  v.maxLength(200),
+);
 
 const dateText = v.pipe(v.string(), v.regex(DATE_TEXT, 'expected a date YYYY-MM-DD'));
 const datetimeText = v.pipe(v.string(), v.regex(DATETIME_TEXT, 'expected an ISO date-time'));
@@ -37,10 +42,12 @@ function baseSchema(param: ConditionParam): ValueSchema {
       return v.pipe(v.number(), v.finite());
     case 'bool':
       return v.boolean();
+    // Native identifiers are UUIDs for stored entities and codes for others (ISO currency, language
+    // and country codes, tag text, state names): an id is any non-blank text without edge spaces.
     case 'uuid':
-      return v.pipe(v.string(), v.uuid());
+      return identifier;
     case 'uuid[]':
-      return v.pipe(v.array(v.pipe(v.string(), v.uuid())), v.minLength(1));
+      return v.pipe(v.array(identifier), v.minLength(1));
     case 'string[]':
       return v.pipe(v.array(v.string()), v.minLength(1));
     case 'date':

@@ -5,7 +5,7 @@ import { RuleError } from '../errors.ts';
 import { EVALUATORS } from '../evaluators/index.ts';
 import type { Evaluator, Value } from '../evaluators/model.ts';
 import { type Facts, type LineItemFacts, NON_PRODUCT_ITEM_TYPES } from '../facts.ts';
-import { type ConditionTree, isReference, type SavedRule } from '../tree.ts';
+import { type ConditionTree, isReference, type SavedRule, TREE_LIMITS } from '../tree.ts';
 
 /** The spec's limits on saved-rule references. */
 export const RULE_LIMITS = { referenceDepth: 8, referencedRules: 100 } as const;
@@ -61,7 +61,18 @@ export function compileRule(tree: ConditionTree, options: CompileOptions = {}): 
   };
   const root = compileNode(tree, '', context, false);
   const needs: ReadonlyMap<ScopeNeed, string> = context.needs;
+  const needsCart = needs.has('cart');
+  const needsOrder = needs.has('order');
+  const needsItem = needs.has('item');
   const check = (facts: Facts): void => {
+    const cart = facts.cart !== undefined;
+    if (
+      (!needsCart || cart) &&
+      (!needsOrder || facts.order !== undefined) &&
+      (!needsItem || cart || facts.lineItem !== undefined)
+    ) {
+      return;
+    }
     for (const [need, pointer] of needs) {
       if (!provides(facts, need)) {
         throw new RuleError(
@@ -100,7 +111,15 @@ function invalid(pointer: string, message: string): RuleError {
 }
 
 /** `itemProvided`: an enclosing node hands its children a line item (they need no scope for it). */
-function compileNode(node: ConditionTree, pointer: string, context: Context, itemProvided: boolean): Run {
+function compileNode(
+  node: ConditionTree,
+  pointer: string,
+  context: Context,
+  itemProvided: boolean,
+  depth = 0,
+): Run {
+  if (depth > TREE_LIMITS.depth)
+    throw invalid(pointer, `Conditions nest deeper than ${TREE_LIMITS.depth} levels.`);
   if (node === null || typeof node !== 'object' || typeof node.type !== 'string') {
     throw invalid(pointer, 'A condition node is an object with a `type`.');
   }
@@ -131,7 +150,7 @@ function compileNode(node: ConditionTree, pointer: string, context: Context, ite
   if (composite !== undefined) {
     const need = sourceNeed(definition);
     if (need !== null && !(need === 'item' && itemProvided)) noteNeed(context, need, pointer);
-    return composite({ type: node.type, pointer, value, children, context, itemProvided });
+    return composite({ type: node.type, pointer, value, children, context, itemProvided, depth });
   }
   if (children.length > 0) throw invalid(pointer, `The condition ${node.type} takes no children.`);
   const evaluator = EVALUATORS[node.type];
@@ -228,10 +247,6 @@ function compileReference(ruleId: unknown, pointer: string, context: Context): R
   return run;
 }
 
-function isExcluded(definition: ConditionDefinition, item: LineItemFacts): boolean {
-  return definition.productLineItemsOnly && NON_PRODUCT_ITEM_TYPES.has(item.type);
-}
-
 function leaf(
   type: string,
   pointer: string,
@@ -241,34 +256,41 @@ function leaf(
 ): Run {
   if (evaluator.subject === 'facts') {
     return (facts, item, trace) => {
-      const actual = evaluator.read(facts, item);
+      const actual = evaluator.read(facts, item, prepared);
       const result = evaluator.test(actual, prepared, facts);
       trace?.push({ pointer, type, result, actual });
       return result;
     };
   }
   const goodsOnly = evaluator.items !== 'all';
+  const productsOnly = definition.productLineItemsOnly;
+  const excluded = (item: LineItemFacts): boolean => productsOnly && NON_PRODUCT_ITEM_TYPES.has(item.type);
   const one = (facts: Facts, item: LineItemFacts): boolean =>
-    !isExcluded(definition, item) && evaluator.test(evaluator.read(item, facts), prepared, facts);
-  return (facts, item, trace) => {
-    if (item !== undefined) {
-      const result = one(facts, item);
-      trace?.push({
-        pointer,
-        type,
-        result,
-        actual: isExcluded(definition, item) ? null : evaluator.read(item, facts),
-      });
-      return result;
+    !excluded(item) && evaluator.test(evaluator.read(item, facts, prepared), prepared, facts);
+  // The cart scope: any item (nested ones included) matches. A plain loop, nothing allocated.
+  const anyIn = (facts: Facts, items: readonly LineItemFacts[]): boolean => {
+    for (const item of items) {
+      if ((!goodsOnly || item.good) && one(facts, item)) return true;
+      if (item.children.length > 0 && anyIn(facts, item.children)) return true;
     }
-    const items = facts.cart?.lineItems ?? [];
-    if (trace === undefined) return someItem(items, goodsOnly, (candidate) => one(facts, candidate));
-    const actual: unknown[] = [];
-    forEachItem(items, goodsOnly, (candidate) => {
-      actual.push(isExcluded(definition, candidate) ? null : evaluator.read(candidate, facts));
-    });
-    const result = someItem(items, goodsOnly, (candidate) => one(facts, candidate));
-    trace.push({ pointer, type, result, actual });
+    return false;
+  };
+  const readOf = (facts: Facts, item: LineItemFacts): unknown =>
+    excluded(item) ? null : evaluator.read(item, facts, prepared);
+  return (facts, item, trace) => {
+    const result = item !== undefined ? one(facts, item) : anyIn(facts, facts.cart?.lineItems ?? []);
+    if (trace !== undefined) {
+      let actual: unknown;
+      if (item !== undefined) actual = readOf(facts, item);
+      else {
+        const each: unknown[] = [];
+        forEachItem(facts.cart?.lineItems ?? [], goodsOnly, (candidate) =>
+          each.push(readOf(facts, candidate)),
+        );
+        actual = each;
+      }
+      trace.push({ pointer, type, result, actual });
+    }
     return result;
   };
 }
@@ -307,33 +329,36 @@ interface CompositeInput {
   readonly children: readonly ConditionTree[];
   readonly context: Context;
   readonly itemProvided: boolean;
+  readonly depth: number;
 }
 
 type Composite = (input: CompositeInput) => Run;
 
 function compileChildren(input: CompositeInput, itemProvided: boolean): Run[] {
   return input.children.map((child, index) =>
-    compileNode(child, `${input.pointer}/children/${index}`, input.context, itemProvided),
+    compileNode(child, `${input.pointer}/children/${index}`, input.context, itemProvided, input.depth + 1),
   );
 }
 
-/** Runs the children; with a trace, runs all of them and records a node holding their traces. */
-function traced(
-  input: CompositeInput,
-  trace: TraceNode[] | undefined,
-  decide: (childTrace: TraceNode[] | undefined) => { result: boolean; actual?: unknown },
-): boolean {
-  if (trace === undefined) return decide(undefined).result;
-  const children: TraceNode[] = [];
-  const { result, actual } = decide(children);
-  trace.push({
-    pointer: input.pointer,
-    type: input.type,
-    result,
-    ...(actual === undefined ? {} : { actual }),
-    children,
-  });
-  return result;
+/**
+ * A composite's run from its decision: without a trace it is the decision itself (nothing
+ * allocated); with one, the children's traces are collected under a node of its own. `actual`
+ * reads what the last decision compared (aggregates), evaluation being synchronous.
+ */
+function traced(input: CompositeInput, decide: Run, actual?: () => unknown): Run {
+  return (facts, item, trace) => {
+    if (trace === undefined) return decide(facts, item);
+    const children: TraceNode[] = [];
+    const result = decide(facts, item, children);
+    trace.push({
+      pointer: input.pointer,
+      type: input.type,
+      result,
+      ...(actual === undefined ? {} : { actual: actual() }),
+      children,
+    });
+    return result;
+  };
 }
 
 /** AND of runs: short-circuits unless traced. */
@@ -372,16 +397,30 @@ function aggregate(
     const filter = compileChildren(input, true);
     const operator = input.value.operator;
     const expected = numberParam(input.value, parameter);
-    return (facts, item, trace) =>
-      traced(input, trace, (childTrace) => {
-        let total = 0;
-        const add = (candidate: LineItemFacts): void => {
-          if (selects(candidate) && allOf(filter, facts, candidate, childTrace)) total += measure(candidate);
-        };
-        if (item !== undefined) add(item);
-        else forEachItem(facts.cart?.lineItems ?? [], false, add);
-        return { result: compareNumber(total, operator, expected), actual: total };
-      });
+    let total = 0;
+    const add = (facts: Facts, candidate: LineItemFacts, childTrace: TraceNode[] | undefined): void => {
+      if (selects(candidate) && allOf(filter, facts, candidate, childTrace)) total += measure(candidate);
+    };
+    const addAll = (
+      facts: Facts,
+      items: readonly LineItemFacts[],
+      childTrace: TraceNode[] | undefined,
+    ): void => {
+      for (const candidate of items) {
+        add(facts, candidate, childTrace);
+        if (candidate.children.length > 0) addAll(facts, candidate.children, childTrace);
+      }
+    };
+    return traced(
+      input,
+      (facts, item, childTrace) => {
+        total = 0;
+        if (item !== undefined) add(facts, item, childTrace);
+        else addAll(facts, facts.cart?.lineItems ?? [], childTrace);
+        return compareNumber(total, operator, expected);
+      },
+      () => total,
+    );
   };
 }
 
@@ -391,40 +430,36 @@ const isPromotion = (item: LineItemFacts): boolean => item.type === 'promotion';
 const COMPOSITES: Readonly<Record<string, Composite>> = {
   andContainer: (input) => {
     const runs = compileChildren(input, input.itemProvided);
-    return (facts, item, trace) =>
-      traced(input, trace, (childTrace) => ({ result: allOf(runs, facts, item, childTrace) }));
+    return traced(input, (facts, item, childTrace) => allOf(runs, facts, item, childTrace));
   },
   orContainer: (input) => {
     const runs = compileChildren(input, input.itemProvided);
-    return (facts, item, trace) =>
-      traced(input, trace, (childTrace) => {
-        let result = false;
-        for (const run of runs) {
-          if (run(facts, item, childTrace)) {
-            result = true;
-            if (childTrace === undefined) break;
-          }
+    return traced(input, (facts, item, childTrace) => {
+      let result = false;
+      for (const run of runs) {
+        if (run(facts, item, childTrace)) {
+          result = true;
+          if (childTrace === undefined) break;
         }
-        return { result };
-      });
+      }
+      return result;
+    });
   },
   notContainer: (input) => {
     if (input.children.length !== 1) throw invalid(input.pointer, 'notContainer takes exactly one child.');
     const [run] = compileChildren(input, input.itemProvided) as [Run];
-    return (facts, item, trace) =>
-      traced(input, trace, (childTrace) => ({ result: !run(facts, item, childTrace) }));
+    return traced(input, (facts, item, childTrace) => !run(facts, item, childTrace));
   },
   xorContainer: (input) => {
     const runs = compileChildren(input, input.itemProvided);
-    return (facts, item, trace) =>
-      traced(input, trace, (childTrace) => {
-        let matches = 0;
-        for (const run of runs) {
-          if (run(facts, item, childTrace)) matches += 1;
-          if (matches > 1 && childTrace === undefined) break;
-        }
-        return { result: matches === 1 };
-      });
+    return traced(input, (facts, item, childTrace) => {
+      let matches = 0;
+      for (const run of runs) {
+        if (run(facts, item, childTrace)) matches += 1;
+        if (matches > 1 && childTrace === undefined) break;
+      }
+      return matches === 1;
+    });
   },
   /**
    * Every child must match every item (of `types`, when given); with `minimumShouldMatch`, at least
@@ -434,41 +469,37 @@ const COMPOSITES: Readonly<Record<string, Composite>> = {
     const runs = compileChildren(input, true);
     const types = Array.isArray(input.value.types) ? new Set(input.value.types as string[]) : null;
     const minimum = numberParam(input.value, 'minimumShouldMatch') ?? 0;
-    return (facts, item, trace) =>
-      traced(input, trace, (childTrace) => {
-        if (item !== undefined) return { result: allOf(runs, facts, item, childTrace) };
-        const all = facts.cart?.lineItems ?? [];
-        if (all.length === 0) return { result: false };
-        const items: LineItemFacts[] = [];
-        forEachItem(all, false, (candidate) => {
-          if (types === null || types.has(candidate.type)) items.push(candidate);
-        });
-        if (items.length === 0) return { result: true };
-        let result = true;
-        for (const run of runs) {
-          let matched = 0;
-          for (const candidate of items) if (run(facts, candidate, childTrace)) matched += 1;
-          const holds = minimum > 0 ? matched >= minimum : matched === items.length;
-          if (!holds) {
-            result = false;
-            if (childTrace === undefined) break;
-          }
-        }
-        return { result };
+    return traced(input, (facts, item, childTrace) => {
+      if (item !== undefined) return allOf(runs, facts, item, childTrace);
+      const all = facts.cart?.lineItems ?? [];
+      if (all.length === 0) return false;
+      const items: LineItemFacts[] = [];
+      forEachItem(all, false, (candidate) => {
+        if (types === null || types.has(candidate.type)) items.push(candidate);
       });
+      if (items.length === 0) return true;
+      let result = true;
+      for (const run of runs) {
+        let matched = 0;
+        for (const candidate of items) if (run(facts, candidate, childTrace)) matched += 1;
+        const holds = minimum > 0 ? matched >= minimum : matched === items.length;
+        if (!holds) {
+          result = false;
+          if (childTrace === undefined) break;
+        }
+      }
+      return result;
+    });
   },
   /** The wrapped children (all must match) against the line item, or any of the cart's items. */
   cartLineItemWrapper: (input) => {
     const runs = compileChildren(input, true);
-    return (facts, item, trace) =>
-      traced(input, trace, (childTrace) => {
-        if (item !== undefined) return { result: allOf(runs, facts, item, childTrace) };
-        return {
-          result: someItem(facts.cart?.lineItems ?? [], false, (candidate) =>
-            allOf(runs, facts, candidate, childTrace),
-          ),
-        };
-      });
+    return traced(input, (facts, item, childTrace) => {
+      if (item !== undefined) return allOf(runs, facts, item, childTrace);
+      return someItem(facts.cart?.lineItems ?? [], false, (candidate) =>
+        allOf(runs, facts, candidate, childTrace),
+      );
+    });
   },
   cartGoodsCount: aggregate('count', isGood, () => 1),
   cartGoodsPrice: aggregate('amount', isGood, (item) => item.price?.totalPrice ?? 0),

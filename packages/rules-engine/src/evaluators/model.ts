@@ -14,8 +14,8 @@ export interface ItemEvaluator<A = unknown, P = Value> {
   readonly items?: 'goods' | 'all';
   /** Runs once per compile: turns the stored value into what `test` needs (sets, parsed dates). */
   readonly prepare: (value: Value) => P;
-  /** The fact compared; traces show it. */
-  readonly read: (item: LineItemFacts, facts: Facts) => A;
+  /** The fact compared (traces show it); `prepared` names which one where the value says (a custom field). */
+  readonly read: (item: LineItemFacts, facts: Facts, prepared: P) => A;
   readonly test: (actual: A, prepared: P, facts: Facts) => boolean;
 }
 
@@ -26,7 +26,7 @@ export interface ItemEvaluator<A = unknown, P = Value> {
 export interface FactsEvaluator<A = unknown, P = Value> {
   readonly subject: 'facts';
   readonly prepare: (value: Value) => P;
-  readonly read: (facts: Facts, item: LineItemFacts | undefined) => A;
+  readonly read: (facts: Facts, item: LineItemFacts | undefined, prepared: P) => A;
   readonly test: (actual: A, prepared: P, facts: Facts) => boolean;
 }
 

@@ -89,6 +89,30 @@ export async function groupOf(tx: Executor, tenantId: string, context: StoreCont
   return { customer: customer ?? null, group: customer?.group ?? null } as const;
 }
 
+/** The cart a context starts with: its currency and language, no lines, nothing chosen. */
+function newCartOf(services: Services, tenantId: string, context: StoreContextRow): CartRow {
+  const now = services.clock.now();
+  return {
+    tenantId,
+    id: services.ids.next(),
+    contextId: context.id,
+    channelId: context.channelId,
+    customerId: context.customerId,
+    currency: context.currency ?? 'EUR',
+    language: context.language ?? 'en',
+    lines: [],
+    billingAddress: null,
+    shippingAddress: null,
+    shippingMethodId: null,
+    paymentMethodId: null,
+    status: 'open',
+    orderId: null,
+    revision: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 /** The context's open cart, created on first use with the context's currency and language. */
 export async function openCartOf(
   tx: Executor,
@@ -98,18 +122,17 @@ export async function openCartOf(
 ): Promise<CartRow> {
   const existing = await findOpenCart(tx, tenantId, context.id, { forUpdate: true });
   if (existing) return existing;
-  const now = services.clock.now();
-  return insertCart(tx, {
-    tenantId,
-    id: services.ids.next(),
-    contextId: context.id,
-    channelId: context.channelId,
-    customerId: context.customerId,
-    currency: context.currency ?? 'EUR',
-    language: context.language ?? 'en',
-    createdAt: now,
-    updatedAt: now,
-  });
+  return insertCart(tx, newCartOf(services, tenantId, context));
+}
+
+/** The context's open cart as it is, or the empty cart it would start with; never writes. */
+export async function currentCartOf(
+  tx: Executor,
+  services: Services,
+  tenantId: string,
+  context: StoreContextRow,
+): Promise<CartRow> {
+  return (await findOpenCart(tx, tenantId, context.id)) ?? newCartOf(services, tenantId, context);
 }
 
 /** Prices a cart for its context's customer and builds the storefront view. */

@@ -1,176 +1,169 @@
-import type { CartRow, CustomerHistoryRow, CustomerRow } from '@cartwright/repository';
+import type {
+  AddressJson,
+  CartRow,
+  CustomerHistoryRow,
+  CustomerRow,
+  ProductRow,
+} from '@cartwright/repository';
+import type { AddressFacts, Facts, LineItemFacts } from '@cartwright/rules-engine';
+import { NATIVE_CUSTOMER_GROUPS } from '../starter/definitions.ts';
 import type { CartPricing } from './pricing.ts';
 
-/**
- * The server-owned facts of a cart, in one shape: what rules evaluate against. Built only from
- * stored data (never from client input). Money is minor units of `currency`.
- */
-export interface CartFacts {
-  readonly channelId: string;
-  readonly currency: string;
-  readonly language: string;
-  readonly priceMode: 'gross' | 'net';
-  readonly cart: {
-    /** Total to pay (gross), subtotal of the lines (gross and net), shipping (gross). */
-    readonly amount: number;
-    readonly positionPrice: { readonly gross: number; readonly net: number };
-    readonly shippingCost: number;
-    readonly lineItemCount: number;
-    readonly quantity: number;
-    readonly weightGrams: number;
-    readonly allShippingFree: boolean;
-  };
-  readonly lineItems: readonly {
-    readonly id: string;
-    readonly type: 'product';
-    readonly productId: string;
-    readonly sku: string;
-    readonly quantity: number;
-    readonly unitPrice: number;
-    readonly totalGross: number;
-    readonly totalNet: number;
-    readonly taxRate: number;
-    readonly product: {
-      readonly parentId: string | null;
-      readonly manufacturer: string | null;
-      readonly categoryIds: readonly string[];
-      readonly tags: readonly string[];
-      readonly properties: Readonly<Record<string, string>>;
-      readonly options: Readonly<Record<string, string>>;
-      readonly weightGrams: number | null;
-      readonly widthMm: number | null;
-      readonly heightMm: number | null;
-      readonly lengthMm: number | null;
-      readonly releaseDate: string | null;
-      readonly stockAvailable: number;
-      readonly flags: {
-        readonly new?: boolean | null;
-        readonly closeout?: boolean | null;
-        readonly topseller?: boolean | null;
-        readonly shippingFree?: boolean | null;
-      };
-      readonly listPrice: { readonly gross: number; readonly net: number } | null;
-      readonly customFields: Readonly<Record<string, unknown>>;
-      readonly ruleMetadata: Readonly<Record<string, unknown>>;
-    };
-  }[];
-  readonly billingAddress: CartRow['billingAddress'];
-  readonly shippingAddress: CartRow['shippingAddress'];
-  readonly shippingMethodId: string | null;
-  readonly paymentMethodId: string | null;
-  readonly customer: {
-    readonly id: string;
-    readonly group: 'consumer' | 'business';
-    readonly email: string;
-    readonly guest: boolean;
-    readonly tags: readonly string[];
-    readonly company: string | null;
-    readonly birthday: string | null;
-    readonly affiliateCode: string | null;
-    readonly campaignCode: string | null;
-    readonly newsletter: boolean;
-    readonly customFields: Readonly<Record<string, unknown>>;
-    readonly ruleMetadata: Readonly<Record<string, unknown>>;
-    readonly createdAt: string;
-    readonly history: {
-      readonly orderCount: number;
-      readonly totalSpent: Readonly<Record<string, number>>;
-      readonly lastOrderAt: string | null;
-      readonly reviewCount: number;
-    };
-  } | null;
-  /** When the facts were taken (the rules engine's "current time"). */
-  readonly now: string;
+// The one place stored commerce data becomes the rules engine's facts. Native identifiers are what
+// the shop stores: channel, method, product, category and tax-class ids are UUIDs; currencies,
+// languages and countries are ISO codes, subdivisions ISO 3166-2 codes, tags their text, customer
+// groups the two fixed native group ids (decision 0017). Money turns from minor units into the
+// major units rule values are written in.
+
+/** Minor units → major units of a currency with `precision` decimals. */
+function major(minor: number, precision: number): number {
+  return minor / 10 ** precision;
 }
 
-/** The one function that turns a priced cart and its customer into rule facts. */
+/** An address has no id of its own in a cart: two addresses are the same when their fields are. */
+function addressFacts(address: AddressJson | null): AddressFacts | null {
+  if (!address) return null;
+  return {
+    id: [address.street, address.additionalLine ?? '', address.zipcode, address.city, address.country].join(
+      '\n',
+    ),
+    street: address.street,
+    city: address.city,
+    zipcode: address.zipcode,
+    countryId: address.country,
+    stateId: address.subdivision ?? null,
+  };
+}
+
+function volumeOf(product: ProductRow): number | null {
+  const { widthMm, heightMm, lengthMm } = product;
+  return widthMm != null && heightMm != null && lengthMm != null ? widthMm * heightMm * lengthMm : null;
+}
+
+function lineItemFacts(
+  line: NonNullable<CartPricing['priced']>['lines'][number],
+  product: ProductRow,
+  currency: string,
+  precision: number,
+  priceMode: 'gross' | 'net',
+): LineItemFacts {
+  const price = product.prices?.find((candidate) => candidate.currency === currency);
+  const list = priceMode === 'gross' ? price?.listGross : price?.listNet;
+  const unit = major(line.unitPrice, precision);
+  const listPrice =
+    list != null && list > 0
+      ? { price: major(list, precision), percentage: Math.round((1 - line.unitPrice / list) * 10_000) / 100 }
+      : null;
+  const purchase = product.purchasePrices?.find((candidate) => candidate.currency === currency);
+  const flags = product.flags ?? {};
+  return {
+    id: line.id,
+    type: 'product',
+    referencedId: line.productId,
+    good: true,
+    quantity: line.quantity,
+    states: [],
+    price: { unitPrice: unit, totalPrice: major(line.total[priceMode], precision), listPrice },
+    delivery: {
+      weight: product.weightGrams != null ? product.weightGrams / 1000 : null,
+      width: product.widthMm,
+      height: product.heightMm,
+      length: product.lengthMm,
+      volume: volumeOf(product),
+      stock: product.stockAvailable,
+      freeDelivery: flags.shippingFree ?? false,
+    },
+    product: {
+      parentId: product.parentId,
+      manufacturerId: product.manufacturer,
+      categoryIds: product.categoryIds ?? [],
+      streamIds: [],
+      tagIds: product.tags ?? [],
+      propertyIds: Object.entries(product.properties ?? {}).map(([name, value]) => `${name}:${value}`),
+      optionIds: Object.entries(product.options ?? {}).map(([name, value]) => `${name}:${value}`),
+      taxId: product.taxClassId,
+      stock: product.stockAvailable,
+      isNew: flags.new ?? null,
+      isCloseout: flags.closeout ?? null,
+      markAsTopseller: flags.topseller ?? null,
+      createdAt: product.createdAt.toISOString(),
+      releaseDate: product.releaseDate,
+      productType: null,
+      purchasePrice: purchase
+        ? { gross: major(purchase.gross, precision), net: major(purchase.net, precision) }
+        : null,
+      customFields: product.customFields ?? {},
+      ruleMetadata: product.ruleMetadata ?? {},
+    },
+    promotion: null,
+    children: [],
+  };
+}
+
+/** The facts of a priced cart and its customer: cart, line items, addresses, customer, context. */
 export function cartFacts(
   cart: CartRow,
   pricing: CartPricing,
   customer: CustomerRow | null,
   history: CustomerHistoryRow | null,
   now: Date,
-): CartFacts {
+): Facts {
   const priced = pricing.priced;
-  const lineItems = (priced?.lines ?? []).map((line) => {
-    const product = pricing.products.get(line.productId)!;
-    const list = product.prices?.find((price) => price.currency === cart.currency);
-    return {
-      id: line.id,
-      type: 'product' as const,
-      productId: line.productId,
-      sku: line.sku,
-      quantity: line.quantity,
-      unitPrice: line.unitPrice,
-      totalGross: line.total.gross,
-      totalNet: line.total.net,
-      taxRate: line.taxRate,
-      product: {
-        parentId: product.parentId,
-        manufacturer: product.manufacturer,
-        categoryIds: product.categoryIds ?? [],
-        tags: product.tags ?? [],
-        properties: product.properties ?? {},
-        options: product.options ?? {},
-        weightGrams: product.weightGrams,
-        widthMm: product.widthMm,
-        heightMm: product.heightMm,
-        lengthMm: product.lengthMm,
-        releaseDate: product.releaseDate,
-        stockAvailable: product.stockAvailable,
-        flags: product.flags ?? {},
-        listPrice:
-          list?.listGross != null && list.listNet != null
-            ? { gross: list.listGross, net: list.listNet }
-            : null,
-        customFields: product.customFields ?? {},
-        ruleMetadata: product.ruleMetadata ?? {},
-      },
-    };
-  });
+  const precision = priced?.currency.precision ?? 2;
+  const priceMode = priced?.priceMode ?? 'gross';
+  const lineItems = (priced?.lines ?? []).map((line) =>
+    lineItemFacts(line, pricing.products.get(line.productId)!, cart.currency, precision, priceMode),
+  );
+  const group = customer?.group ?? 'consumer';
   return {
-    channelId: cart.channelId,
-    currency: cart.currency,
-    language: cart.language,
-    priceMode: priced?.priceMode ?? 'gross',
-    cart: {
-      amount: priced?.total.gross ?? 0,
-      positionPrice: { gross: priced?.subtotal.gross ?? 0, net: priced?.subtotal.net ?? 0 },
-      shippingCost: priced?.shipping.gross ?? 0,
-      lineItemCount: lineItems.length,
-      quantity: lineItems.reduce((sum, line) => sum + line.quantity, 0),
-      weightGrams: lineItems.reduce((sum, line) => sum + (line.product.weightGrams ?? 0) * line.quantity, 0),
-      allShippingFree:
-        lineItems.length > 0 && lineItems.every((line) => line.product.flags.shippingFree === true),
+    now: now.toISOString(),
+    context: {
+      channelId: cart.channelId,
+      currencyId: cart.currency,
+      languageId: cart.language,
+      taxDisplay: priceMode,
+      shippingMethodId: cart.shippingMethodId,
+      paymentMethodId: cart.paymentMethodId,
+      customerGroupId: NATIVE_CUSTOMER_GROUPS[group],
+      adminSource: false,
     },
-    lineItems,
-    billingAddress: cart.billingAddress,
-    shippingAddress: cart.shippingAddress,
-    shippingMethodId: cart.shippingMethodId,
-    paymentMethodId: cart.paymentMethodId,
     customer: customer
       ? {
           id: customer.id,
-          group: customer.group,
-          email: customer.email,
+          number: null,
+          active: customer.active,
           guest: customer.guest,
-          tags: customer.tags,
+          firstName: customer.firstName,
+          lastName: customer.lastName,
+          email: customer.email,
           company: customer.company,
           birthday: customer.birthday,
+          groupId: NATIVE_CUSTOMER_GROUPS[customer.group],
+          requestedGroupId: null,
+          salutationId: customer.salutation,
+          tagIds: customer.tags,
           affiliateCode: customer.affiliateCode,
           campaignCode: customer.campaignCode,
-          newsletter: customer.newsletter,
+          createdByAdmin: customer.createdByAdmin,
+          // The newsletter consent is per shop, so it covers every channel.
+          newsletterChannelIds: customer.newsletter ? [cart.channelId] : [],
           customFields: customer.customFields,
           ruleMetadata: customer.ruleMetadata,
-          createdAt: customer.createdAt.toISOString(),
-          history: {
-            orderCount: history?.orderCount ?? 0,
-            totalSpent: history?.totalSpent ?? {},
-            lastOrderAt: history?.lastOrderAt?.toISOString() ?? null,
-            reviewCount: history?.reviewCount ?? 0,
-          },
+          firstLogin: customer.firstLoginAt?.toISOString() ?? null,
+          lastLogin: customer.lastLoginAt?.toISOString() ?? null,
+          lastOrderDate: history?.lastOrderAt?.toISOString() ?? null,
+          orderCount: history?.orderCount ?? 0,
+          orderTotalAmount: major(history?.totalSpent[cart.currency] ?? 0, precision),
+          reviewCount: history?.reviewCount ?? 0,
         }
       : null,
-    now: now.toISOString(),
+    billingAddress: addressFacts(cart.billingAddress),
+    shippingAddress: addressFacts(cart.shippingAddress),
+    cart: {
+      amount: priced ? major(priced.total.gross, precision) : 0,
+      positionPrice: priced ? major(priced.subtotal[priceMode], precision) : 0,
+      shippingCost: priced ? major(priced.shipping.gross, precision) : 0,
+      lineItems,
+    },
   };
 }

@@ -1,8 +1,37 @@
-import { type ChannelRow, type DefinitionRow, listChannels, listDefinitions } from '@cartwright/repository';
+import {
+  type ChannelRow,
+  type DefinitionRow,
+  definitionTables,
+  deleteRevisioned,
+  type Executor,
+  findDefinitions,
+  findReferences,
+  findRevisioned,
+  listChannels,
+  listDefinitions,
+  readOnlyTransaction,
+  saveRevisioned,
+} from '@cartwright/repository';
+import {
+  type ConditionTree,
+  catalogDocument,
+  FactsSchema,
+  importCondition,
+  LANGUAGES,
+  RuleError,
+  referencedRuleIds,
+  validateCondition,
+} from '@cartwright/rules-engine';
 import * as v from 'valibot';
-import { ok } from '../errors.ts';
-import { defineOperation } from '../registry.ts';
-import { EmptyInput, iso, Timestamp, Uuid } from '../schemas.ts';
+import { actorOf } from '../auth.ts';
+import { compileWithSavedRules, conditionOf, ruleFailure } from '../automation/rules.ts';
+import { currentCartOf, factsOfCart } from '../carts/cart.ts';
+import { type Failure, fail, ok, type Result } from '../errors.ts';
+import { recordEvent } from '../events.ts';
+import { defineOperation, fieldErrors } from '../registry.ts';
+import { EmptyInput, iso, Revision, Timestamp, Translated, Uuid } from '../schemas.ts';
+import { resolveShopContext } from '../store-context.ts';
+import { staleRevision } from './revision-bound.ts';
 
 const Definition = v.object({
   id: Uuid,
@@ -80,5 +109,307 @@ export const listAutomation = defineOperation({
       promotions: of('promotion'),
       channels: channels.map(channelView),
     });
+  },
+});
+
+// Rules: the catalog, revision-bound saves and deletes, dependencies, preview, explain, import.
+
+const KIND = v.picklist(['rules']);
+const KIND_OF = { rules: 'rule' } as const;
+
+/** Campaign attributes: when a definition applies, how it ranks, whether it excludes others. */
+const Campaign = v.pipe(
+  v.strictObject({
+    start: v.optional(v.nullable(Timestamp), null),
+    end: v.optional(v.nullable(Timestamp), null),
+    priority: v.optional(v.pipe(v.number(), v.integer()), 0),
+    exclusive: v.optional(v.boolean(), false),
+  }),
+  v.check(
+    (campaign) => campaign.start === null || campaign.end === null || campaign.start < campaign.end,
+    'the campaign must start before it ends',
+  ),
+);
+
+const ConditionInput = v.custom<ConditionTree>(
+  (value) => value !== null && typeof value === 'object' && !Array.isArray(value),
+  'expected a condition node object',
+);
+
+const RuleData = v.strictObject({
+  name: v.pipe(
+    Translated,
+    v.check((name) => Object.keys(name).length > 0, 'give the rule a name'),
+  ),
+  description: v.optional(Translated),
+  priority: v.optional(v.pipe(v.number(), v.integer()), 0),
+  condition: ConditionInput,
+  campaign: v.optional(Campaign),
+});
+
+/** Strict validation of a condition tree for saving or evaluating; the first issue names the code. */
+function conditionIssues(tree: ConditionTree, pointer: string): Failure | null {
+  const issues = validateCondition(tree);
+  if (issues.length === 0) return null;
+  const [first] = issues;
+  return fail(first!.code, first!.message, {
+    errors: issues.map((issue) => ({ pointer: `${pointer}${issue.pointer}`, message: issue.message })),
+  });
+}
+
+export const readAutomationCatalog = defineOperation({
+  name: 'automation.catalog',
+  summary:
+    'The condition and action catalog: 114 source-named conditions (108 enabled, 6 disabled with the reason) and 19 actions, labels in EN, DE, ES and FR.',
+  http: { method: 'GET', path: '/api/automation/catalog' },
+  permission: 'settings.read',
+  readOnly: true,
+  input: v.object({ language: v.optional(v.picklist(LANGUAGES), 'en') }),
+  output: v.unknown(),
+  async handler(_context, input) {
+    return ok(catalogDocument(input.language));
+  },
+});
+
+export const saveAutomationDefinition = defineOperation({
+  name: 'automation.save',
+  summary:
+    'Creates (revision 0) or replaces (the stored revision) a rule. The condition is validated against the catalog and its saved-rule references resolved (missing, inactive, cyclic, too deep or too many are refused).',
+  http: { method: 'PUT', path: '/api/automation/:kind/:id' },
+  permission: 'settings.write',
+  readOnly: false,
+  input: v.strictObject({
+    kind: KIND,
+    id: Uuid,
+    revision: Revision,
+    active: v.optional(v.boolean()),
+    data: v.unknown(),
+  }),
+  output: Definition,
+  async handler({ services, tenantId, principal }, input) {
+    const parsed = v.safeParse(RuleData, input.data);
+    if (!parsed.success) {
+      return fail('VALIDATION_FAILED', 'The rule does not match its schema.', {
+        errors: fieldErrors(parsed.issues).map((error) => ({ ...error, pointer: `/data${error.pointer}` })),
+      });
+    }
+    const data = parsed.output;
+    const invalid = conditionIssues(data.condition, '/data/condition');
+    if (invalid) return invalid;
+    const kind = KIND_OF[input.kind];
+    return services.database.transaction(async (tx) => {
+      const table = definitionTables[kind];
+      const current = await findRevisioned(tx, table, tenantId, input.id, 'update');
+      if ((current?.revision ?? 0) !== input.revision)
+        return staleRevision(input.revision, current?.revision ?? 0);
+      const active = input.active ?? current?.active ?? true;
+      // Checked as the rule will be (its new version stands in for the stored one), so a
+      // reference through other rules back to it is a cycle.
+      const compiled = await compileWithSavedRules(tx, tenantId, data.condition, '/data/condition', {
+        replace: { id: input.id, active: true, condition: data.condition },
+        lock: true,
+      });
+      if (!compiled.ok) return compiled;
+      const saved = await saveRevisioned(
+        tx,
+        table,
+        tenantId,
+        input.id,
+        input.revision,
+        { kind, id: input.id, key: current?.key ?? null, active, data },
+        services.clock.now(),
+      );
+      if (!saved.ok) return staleRevision(input.revision, saved.actual);
+      await recordEvent(tx, services, tenantId, actorOf(principal), `automation.${kind}.saved`, {
+        id: input.id,
+        revision: saved.row.revision,
+      });
+      return ok(definitionView(saved.row));
+    });
+  },
+});
+
+const Blocker = v.object({ kind: v.string(), id: v.string(), key: v.optional(v.nullable(v.string())) });
+
+/** What still names a definition (any exact id in rule, flow or promotion JSON, channels). */
+async function blockersOf(tx: Executor, tenantId: string, id: string) {
+  return (await findReferences(tx, tenantId, id)).filter((reference) => reference.id !== id);
+}
+
+export const listAutomationDependencies = defineOperation({
+  name: 'automation.dependencies',
+  summary:
+    'What references a definition and so blocks its deletion (rules, flows, promotions, channels), and the saved rules it references itself.',
+  http: { method: 'GET', path: '/api/automation/:kind/:id/dependencies' },
+  permission: 'settings.read',
+  readOnly: true,
+  input: v.strictObject({ kind: KIND, id: Uuid }),
+  output: v.object({
+    kind: v.string(),
+    id: Uuid,
+    blockers: v.array(Blocker),
+    references: v.array(v.string()),
+  }),
+  async handler({ services, tenantId }, input) {
+    const db = services.database.db;
+    const [row] = await findDefinitions(db, tenantId, KIND_OF[input.kind], [input.id]);
+    if (!row) return fail('NOT_FOUND', 'No such rule exists in this shop.');
+    return ok({
+      kind: input.kind,
+      id: input.id,
+      blockers: await blockersOf(db, tenantId, input.id),
+      references: referencedRuleIds(conditionOf(row.data)),
+    });
+  },
+});
+
+export const deleteAutomationDefinition = defineOperation({
+  name: 'automation.delete',
+  summary:
+    'Deletes a rule at its stored revision. Refused while anything references it (the answer lists the blockers): deactivate it instead.',
+  http: { method: 'DELETE', path: '/api/automation/:kind/:id' },
+  permission: 'settings.write',
+  readOnly: false,
+  input: v.strictObject({ kind: KIND, id: Uuid, revision: Revision }),
+  output: v.object({ kind: v.string(), id: Uuid, deleted: v.literal(true) }),
+  async handler({ services, tenantId, principal }, input) {
+    const kind = KIND_OF[input.kind];
+    return services.database.transaction(async (tx) => {
+      // Locked first: saves that reference it hold it FOR SHARE, so no new use slips in.
+      const current = await findRevisioned(tx, definitionTables[kind], tenantId, input.id, 'update');
+      if (!current) return fail('NOT_FOUND', 'No such rule exists in this shop.');
+      if (current.revision !== input.revision) return staleRevision(input.revision, current.revision);
+      const blockers = await blockersOf(tx, tenantId, input.id);
+      if (blockers.length > 0) {
+        return fail('REFERENCED', 'The rule is still referenced; deactivate it instead.', {
+          extensions: { references: blockers },
+        });
+      }
+      const deleted = await deleteRevisioned(tx, definitionTables[kind], tenantId, input.id, input.revision);
+      if (!deleted.ok) return staleRevision(input.revision, deleted.actual);
+      await recordEvent(tx, services, tenantId, actorOf(principal), `automation.${kind}.deleted`, {
+        id: input.id,
+      });
+      return ok({ kind: input.kind, id: input.id, deleted: true as const });
+    });
+  },
+});
+
+export const previewRule = defineOperation({
+  name: 'automation.preview',
+  summary:
+    'Evaluates a condition against the server-owned facts of a storefront cart context (send its token as x-context-token). Answers only the Boolean; writes nothing. Order-source conditions fail here: a cart is not an order.',
+  http: {
+    method: 'POST',
+    path: '/api/automation/rules/preview',
+    headers: { 'x-context-token': 'contextToken' },
+  },
+  permission: 'settings.read',
+  readOnly: true,
+  input: v.strictObject({
+    condition: ConditionInput,
+    contextToken: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  }),
+  output: v.strictObject({ result: v.boolean() }),
+  async handler({ services, tenantId }, input) {
+    const invalid = conditionIssues(input.condition, '/condition');
+    if (invalid) return invalid;
+    return services.database.transaction(async (tx) => {
+      // Read-only: the database itself refuses any write the preview might attempt.
+      await readOnlyTransaction(tx);
+      if (input.contextToken === undefined) {
+        return fail(
+          'CONTEXT_REQUIRED',
+          'Preview needs the cart context token of a storefront (x-context-token).',
+        );
+      }
+      const context = await resolveShopContext(tx, services, tenantId, input.contextToken);
+      if (!context) return fail('NOT_FOUND', 'No live cart context with this token exists in this shop.');
+      const compiled = await compileWithSavedRules(tx, tenantId, input.condition, '/condition');
+      if (!compiled.ok) return compiled;
+      const order = compiled.value.needs.get('order');
+      if (order !== undefined) {
+        return fail(
+          'RULE_SCOPE_MISSING',
+          'The condition reads order facts, which a cart preview does not have: order-source rules run on real order events.',
+          {
+            errors: [{ pointer: `/condition${order}`, message: 'needs the order scope' }],
+          },
+        );
+      }
+      const facts = await factsOfCart(
+        tx,
+        services,
+        tenantId,
+        await currentCartOf(tx, services, tenantId, context),
+        context,
+      );
+      return evaluated(() => ({ result: compiled.value.evaluate(facts) }), '/condition');
+    });
+  },
+});
+
+export const explainRule = defineOperation({
+  name: 'automation.explain',
+  summary:
+    'Evaluates a condition (or a saved rule) against facts the caller supplies and returns the decision of every node with the fact it compared: why a rule matches or not.',
+  http: { method: 'POST', path: '/api/automation/rules/explain' },
+  permission: 'settings.read',
+  readOnly: true,
+  input: v.pipe(
+    v.strictObject({ condition: v.optional(ConditionInput), ruleId: v.optional(Uuid), facts: FactsSchema }),
+    v.check(
+      (input) => (input.condition === undefined) !== (input.ruleId === undefined),
+      'send either condition or ruleId',
+    ),
+  ),
+  output: v.object({ result: v.boolean(), trace: v.unknown() }),
+  async handler({ services, tenantId }, input) {
+    const db = services.database.db;
+    if (
+      input.ruleId !== undefined &&
+      (await findDefinitions(db, tenantId, 'rule', [input.ruleId])).length === 0
+    ) {
+      return fail('NOT_FOUND', 'No such rule exists in this shop.');
+    }
+    const tree: ConditionTree = input.condition ?? { type: 'ruleReference', ruleId: input.ruleId! };
+    const invalid = conditionIssues(tree, '/condition');
+    if (invalid) return invalid;
+    const compiled = await compileWithSavedRules(db, tenantId, tree, '/condition');
+    if (!compiled.ok) return compiled;
+    return evaluated(() => {
+      const trace = compiled.value.explain(input.facts);
+      return { result: trace.result, trace };
+    }, '/condition');
+  },
+});
+
+/** Runs an evaluation; the engine's refusals (a scope the facts lack) become failures. */
+function evaluated<T>(run: () => T, pointer: string): Result<T> {
+  try {
+    return ok(run());
+  } catch (error) {
+    if (error instanceof RuleError) return ruleFailure(error, pointer);
+    throw error;
+  }
+}
+
+export const importRuleCondition = defineOperation({
+  name: 'automation.import',
+  summary:
+    'Normalizes a source condition (the reference’s flat parentId list, nested children, or serialized _name/rules form) into the native tree. Unknown condition types are refused; other problems are listed as issues.',
+  http: { method: 'POST', path: '/api/automation/import-condition' },
+  permission: 'settings.write',
+  readOnly: true,
+  input: v.strictObject({ condition: v.unknown() }),
+  output: v.object({
+    condition: v.unknown(),
+    issues: v.array(v.object({ pointer: v.string(), code: v.string(), message: v.string() })),
+  }),
+  async handler(_context, input) {
+    return evaluated(() => {
+      const condition = importCondition(input.condition);
+      return { condition, issues: validateCondition(condition) };
+    }, '/condition');
   },
 });

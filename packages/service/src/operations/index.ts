@@ -1,6 +1,15 @@
 import type { AnyOperation } from '../registry.ts';
 import { accountOperations } from './account.ts';
-import { listAutomation } from './automation.ts';
+import {
+  deleteAutomationDefinition,
+  explainRule,
+  importRuleCondition,
+  listAutomation,
+  listAutomationDependencies,
+  previewRule,
+  readAutomationCatalog,
+  saveAutomationDefinition,
+} from './automation.ts';
 import { basisResourceOperations } from './basis.ts';
 import {
   addCartLine,
@@ -41,7 +50,14 @@ export const operations: readonly AnyOperation[] = [
   revokeShopToken,
   listShopEvents,
   describeEventProcessing,
+  readAutomationCatalog,
   listAutomation,
+  saveAutomationDefinition,
+  listAutomationDependencies,
+  deleteAutomationDefinition,
+  previewRule,
+  explainRule,
+  importRuleCondition,
   ...basisResourceOperations,
   ...catalogOperations,
   ...customerOperations,

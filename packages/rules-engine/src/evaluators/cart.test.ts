@@ -1,0 +1,348 @@
+import { describe, expect, it } from 'vitest';
+import { findCondition } from '../catalog/catalog.ts';
+import { compileRule } from '../engine/compile.ts';
+import type { CartFacts, DeliveryFacts, Facts, LineItemFacts, ProductFacts } from '../facts.ts';
+import type { ConditionTree } from '../tree.ts';
+import { CART_EVALUATORS } from './cart.ts';
+
+const NAMES = [
+  'cartHasDeliveryFreeItem',
+  'cartTotalPurchasePrice',
+  'cartWeight',
+  'cartVolume',
+  'cartCartAmount',
+  'cartPositionPrice',
+  'cartShippingCost',
+  'paymentMethod',
+  'shippingMethod',
+  'promotionsInCartCount',
+];
+
+function delivery(overrides: Partial<DeliveryFacts> = {}): DeliveryFacts {
+  return {
+    weight: null,
+    width: null,
+    height: null,
+    length: null,
+    volume: null,
+    stock: null,
+    freeDelivery: false,
+    ...overrides,
+  };
+}
+
+function product(overrides: Partial<ProductFacts> = {}): ProductFacts {
+  return {
+    parentId: null,
+    manufacturerId: null,
+    categoryIds: null,
+    streamIds: null,
+    tagIds: null,
+    propertyIds: null,
+    optionIds: null,
+    taxId: null,
+    stock: null,
+    isNew: null,
+    isCloseout: null,
+    markAsTopseller: null,
+    createdAt: null,
+    releaseDate: null,
+    productType: null,
+    purchasePrice: null,
+    customFields: null,
+    ruleMetadata: {},
+    ...overrides,
+  };
+}
+
+function item(overrides: Partial<LineItemFacts> = {}): LineItemFacts {
+  return {
+    id: 'item',
+    type: 'product',
+    referencedId: 'product',
+    good: true,
+    quantity: 1,
+    states: [],
+    price: null,
+    delivery: null,
+    product: null,
+    promotion: null,
+    children: [],
+    ...overrides,
+  };
+}
+
+function promotion(overrides: Partial<LineItemFacts> = {}): LineItemFacts {
+  return item({ id: 'promotion', type: 'promotion', referencedId: null, good: false, ...overrides });
+}
+
+function baseFacts(cart: Partial<CartFacts> | null = {}, overrides: Partial<Facts> = {}): Facts {
+  return {
+    now: '2024-05-01T12:00:00Z',
+    context: {
+      channelId: 'channel',
+      currencyId: 'eur',
+      languageId: 'en',
+      taxDisplay: 'gross',
+      shippingMethodId: 'standard',
+      paymentMethodId: 'invoice',
+      customerGroupId: 'group',
+      adminSource: false,
+    },
+    customer: null,
+    billingAddress: null,
+    shippingAddress: null,
+    ...(cart === null
+      ? {}
+      : { cart: { amount: 100, positionPrice: 90, shippingCost: 10, lineItems: [], ...cart } }),
+    ...overrides,
+  };
+}
+
+function evaluate(type: string, value: Record<string, unknown>, facts: Facts): boolean {
+  return compileRule({ type, value }).evaluate(facts);
+}
+
+describe('the cart evaluators', () => {
+  it('bind every cart condition to an enabled catalog entry', () => {
+    expect(Object.keys(CART_EVALUATORS).sort()).toEqual([...NAMES].sort());
+    for (const name of NAMES) expect(findCondition(name)?.enabled, name).toBe(true);
+  });
+
+  it('need the cart scope for cart conditions', () => {
+    expect(() => evaluate('cartCartAmount', { operator: '=', amount: 1 }, baseFacts(null))).toThrow(
+      expect.objectContaining({ code: 'RULE_SCOPE_MISSING' }),
+    );
+  });
+});
+
+describe('cartHasDeliveryFreeItem', () => {
+  const free = item({ delivery: delivery({ freeDelivery: true }) });
+  const paid = item({ delivery: delivery({ freeDelivery: false }) });
+  const unknown = item({ delivery: null });
+
+  it('compares whether any goods item ships free with `allowed`', () => {
+    expect(evaluate('cartHasDeliveryFreeItem', { allowed: true }, baseFacts({ lineItems: [free] }))).toBe(
+      true,
+    );
+    expect(evaluate('cartHasDeliveryFreeItem', { allowed: true }, baseFacts({ lineItems: [paid] }))).toBe(
+      false,
+    );
+    expect(evaluate('cartHasDeliveryFreeItem', { allowed: false }, baseFacts({ lineItems: [paid] }))).toBe(
+      true,
+    );
+    expect(evaluate('cartHasDeliveryFreeItem', { allowed: false }, baseFacts({ lineItems: [free] }))).toBe(
+      false,
+    );
+    expect(
+      evaluate('cartHasDeliveryFreeItem', { allowed: true }, baseFacts({ lineItems: [paid, free] })),
+    ).toBe(true);
+  });
+
+  it('treats an item without delivery information as not free, and an empty cart as having none', () => {
+    expect(evaluate('cartHasDeliveryFreeItem', { allowed: false }, baseFacts({ lineItems: [unknown] }))).toBe(
+      true,
+    );
+    expect(evaluate('cartHasDeliveryFreeItem', { allowed: true }, baseFacts({ lineItems: [unknown] }))).toBe(
+      false,
+    );
+    expect(evaluate('cartHasDeliveryFreeItem', { allowed: false }, baseFacts({ lineItems: [] }))).toBe(true);
+  });
+
+  it('looks at nested goods and ignores items that are not goods', () => {
+    const container = item({ type: 'container', good: false, children: [free] });
+    expect(
+      evaluate('cartHasDeliveryFreeItem', { allowed: true }, baseFacts({ lineItems: [container] })),
+    ).toBe(true);
+    const freeCredit = item({ type: 'credit', good: false, delivery: delivery({ freeDelivery: true }) });
+    expect(
+      evaluate('cartHasDeliveryFreeItem', { allowed: true }, baseFacts({ lineItems: [freeCredit] })),
+    ).toBe(false);
+  });
+
+  it('defaults `allowed` to true, as the reference does', () => {
+    expect(evaluate('cartHasDeliveryFreeItem', {}, baseFacts({ lineItems: [free] }))).toBe(true);
+    expect(evaluate('cartHasDeliveryFreeItem', {}, baseFacts({ lineItems: [paid] }))).toBe(false);
+  });
+
+  it('asks the one item in the line-item scope', () => {
+    const itemScope = (lineItem: LineItemFacts): Facts => baseFacts(null, { lineItem });
+    expect(evaluate('cartHasDeliveryFreeItem', { allowed: true }, itemScope(free))).toBe(true);
+    expect(evaluate('cartHasDeliveryFreeItem', { allowed: false }, itemScope(paid))).toBe(true);
+    expect(evaluate('cartHasDeliveryFreeItem', { allowed: false }, itemScope(unknown))).toBe(true);
+    expect(evaluate('cartHasDeliveryFreeItem', { allowed: true }, itemScope(unknown))).toBe(false);
+  });
+
+  it('asks each item when wrapped, not the cart as a whole', () => {
+    const tree: ConditionTree = {
+      type: 'allLineItemsContainer',
+      children: [{ type: 'cartHasDeliveryFreeItem', value: { allowed: true } }],
+    };
+    expect(compileRule(tree).evaluate(baseFacts({ lineItems: [free, free] }))).toBe(true);
+    expect(compileRule(tree).evaluate(baseFacts({ lineItems: [free, paid] }))).toBe(false);
+  });
+});
+
+describe('cartTotalPurchasePrice', () => {
+  const priced = (gross: number | null, net: number | null, quantity: number): LineItemFacts =>
+    item({ quantity, product: product({ purchasePrice: { gross, net } }) });
+  const cart = baseFacts({
+    lineItems: [
+      priced(10, 8, 2),
+      item({ type: 'container', good: false, children: [priced(5, 4, 1)] }),
+      item({ type: 'credit', good: false, product: product({ purchasePrice: { gross: 100, net: 100 } }) }),
+      item({ product: null }),
+      priced(null, 1, 3),
+    ],
+  });
+
+  it('sums the goods purchase prices of the chosen type times quantity', () => {
+    expect(evaluate('cartTotalPurchasePrice', { operator: '=', type: 'gross', amount: 25 }, cart)).toBe(true);
+    expect(evaluate('cartTotalPurchasePrice', { operator: '=', type: 'net', amount: 23 }, cart)).toBe(true);
+    expect(evaluate('cartTotalPurchasePrice', { operator: '>', type: 'gross', amount: 25 }, cart)).toBe(
+      false,
+    );
+    expect(evaluate('cartTotalPurchasePrice', { operator: '>=', type: 'gross', amount: 25 }, cart)).toBe(
+      true,
+    );
+    expect(evaluate('cartTotalPurchasePrice', { operator: '!=', type: 'net', amount: 23 }, cart)).toBe(false);
+  });
+
+  it('traces the total of the chosen type', () => {
+    const value = { operator: '<', type: 'net', amount: 20 };
+    expect(compileRule({ type: 'cartTotalPurchasePrice', value }).explain(cart)).toMatchObject({
+      result: false,
+      actual: 23,
+    });
+  });
+
+  it('defaults the type to gross and the amount to 0; an unknown type sums 0', () => {
+    expect(evaluate('cartTotalPurchasePrice', { operator: '=', amount: 25 }, cart)).toBe(true);
+    expect(evaluate('cartTotalPurchasePrice', { operator: '=', type: 'list', amount: 0 }, cart)).toBe(true);
+    expect(evaluate('cartTotalPurchasePrice', { operator: '=', type: 'net' }, baseFacts())).toBe(true);
+    expect(evaluate('cartTotalPurchasePrice', { operator: '>', type: 'net' }, baseFacts())).toBe(false);
+  });
+});
+
+describe('cartWeight', () => {
+  const heavy = (weight: number | null, quantity: number, good = true): LineItemFacts =>
+    item({ quantity, good, delivery: delivery({ weight }) });
+  const cart = baseFacts({
+    lineItems: [
+      heavy(1.5, 2),
+      heavy(null, 4),
+      item({ delivery: null }),
+      heavy(100, 1, false),
+      item({ good: false, type: 'container', children: [heavy(0.25, 4)] }),
+    ],
+  });
+
+  it('sums goods weight times quantity, nested goods included', () => {
+    expect(evaluate('cartWeight', { operator: '=', weight: 4 }, cart)).toBe(true);
+    expect(evaluate('cartWeight', { operator: '<', weight: 4 }, cart)).toBe(false);
+    expect(evaluate('cartWeight', { operator: '<=', weight: 4.00000001 }, cart)).toBe(true);
+    expect(evaluate('cartWeight', { operator: '>', weight: 3.9 }, cart)).toBe(true);
+    expect(evaluate('cartWeight', { operator: '!=', weight: 4 }, cart)).toBe(false);
+  });
+
+  it('weighs an empty cart 0 and defaults a missing weight to 0', () => {
+    expect(evaluate('cartWeight', { operator: '=', weight: 0 }, baseFacts())).toBe(true);
+    expect(evaluate('cartWeight', { operator: '=' }, baseFacts())).toBe(true);
+    expect(evaluate('cartWeight', { operator: '=' }, cart)).toBe(false);
+  });
+});
+
+describe('cartVolume', () => {
+  const bulky = (volume: number | null, quantity: number, good = true): LineItemFacts =>
+    item({ quantity, good, delivery: delivery({ volume }) });
+  const cart = baseFacts({
+    lineItems: [bulky(100_000_000, 3), bulky(null, 1), bulky(1e9, 1, false), bulky(100_000_000, 2)],
+  });
+
+  it('sums goods volume (mm³) times quantity against the rule in m³', () => {
+    expect(evaluate('cartVolume', { operator: '=', volume: 0.5 }, cart)).toBe(true);
+    expect(evaluate('cartVolume', { operator: '>', volume: 0.5 }, cart)).toBe(false);
+    expect(evaluate('cartVolume', { operator: '<', volume: 0.6 }, cart)).toBe(true);
+    expect(evaluate('cartVolume', { operator: '!=', volume: 0.5 }, cart)).toBe(false);
+    expect(evaluate('cartVolume', { operator: '=', volume: 0 }, baseFacts())).toBe(true);
+  });
+
+  it('does not match without a rule volume (the reference throws)', () => {
+    expect(evaluate('cartVolume', { operator: '!=' }, cart)).toBe(false);
+    expect(evaluate('cartVolume', { operator: '=', volume: null }, baseFacts())).toBe(false);
+  });
+});
+
+describe('cart prices', () => {
+  const cart = baseFacts({ amount: 119, positionPrice: 100, shippingCost: 4.95 });
+
+  it('compare the cart total, the positions and the shipping cost', () => {
+    expect(evaluate('cartCartAmount', { operator: '>=', amount: 119 }, cart)).toBe(true);
+    expect(evaluate('cartCartAmount', { operator: '>', amount: 119 }, cart)).toBe(false);
+    expect(evaluate('cartPositionPrice', { operator: '=', amount: 100 }, cart)).toBe(true);
+    expect(evaluate('cartPositionPrice', { operator: '<', amount: 100 }, cart)).toBe(false);
+    expect(evaluate('cartShippingCost', { operator: '=', cartShippingCost: 4.95 }, cart)).toBe(true);
+    expect(evaluate('cartShippingCost', { operator: '!=', cartShippingCost: 4.95 }, cart)).toBe(false);
+  });
+
+  it('match only `!=` when the cart figure is missing', () => {
+    const missing = baseFacts({ amount: null, positionPrice: null, shippingCost: null });
+    expect(evaluate('cartCartAmount', { operator: '=', amount: 0 }, missing)).toBe(false);
+    expect(evaluate('cartCartAmount', { operator: '!=', amount: 0 }, missing)).toBe(true);
+    expect(evaluate('cartPositionPrice', { operator: '<=', amount: 10 }, missing)).toBe(false);
+    expect(evaluate('cartShippingCost', { operator: '!=', cartShippingCost: 1 }, missing)).toBe(true);
+  });
+
+  it('default a missing amount to 0 but leave a missing shipping cost missing', () => {
+    const zero = baseFacts({ amount: 0, positionPrice: 0, shippingCost: 0 });
+    expect(evaluate('cartCartAmount', { operator: '=' }, zero)).toBe(true);
+    expect(evaluate('cartPositionPrice', { operator: '=' }, zero)).toBe(true);
+    expect(evaluate('cartShippingCost', { operator: '=' }, zero)).toBe(false);
+    expect(evaluate('cartShippingCost', { operator: '!=' }, zero)).toBe(true);
+  });
+});
+
+describe('paymentMethod and shippingMethod', () => {
+  it('compare the context method with the rule ids', () => {
+    const facts = baseFacts();
+    expect(evaluate('paymentMethod', { operator: '=', paymentMethodIds: ['card', 'invoice'] }, facts)).toBe(
+      true,
+    );
+    expect(evaluate('paymentMethod', { operator: '=', paymentMethodIds: ['card'] }, facts)).toBe(false);
+    expect(evaluate('paymentMethod', { operator: '!=', paymentMethodIds: ['card'] }, facts)).toBe(true);
+    expect(evaluate('paymentMethod', { operator: '!=', paymentMethodIds: ['invoice'] }, facts)).toBe(false);
+    expect(evaluate('shippingMethod', { operator: '=', shippingMethodIds: ['standard'] }, facts)).toBe(true);
+    expect(evaluate('shippingMethod', { operator: '!=', shippingMethodIds: ['standard'] }, facts)).toBe(
+      false,
+    );
+    expect(evaluate('shippingMethod', { operator: '=', shippingMethodIds: ['express'] }, facts)).toBe(false);
+  });
+
+  it('need no cart and treat a missing method as none', () => {
+    const base = baseFacts(null);
+    const facts = { ...base, context: { ...base.context, paymentMethodId: null, shippingMethodId: null } };
+    expect(evaluate('paymentMethod', { operator: '=', paymentMethodIds: ['invoice'] }, facts)).toBe(false);
+    expect(evaluate('paymentMethod', { operator: '!=', paymentMethodIds: ['invoice'] }, facts)).toBe(true);
+    expect(evaluate('shippingMethod', { operator: '=' }, facts)).toBe(false);
+    expect(evaluate('shippingMethod', { operator: '!=', shippingMethodIds: ['standard'] }, facts)).toBe(true);
+  });
+});
+
+describe('promotionsInCartCount', () => {
+  it('counts promotion items, nested ones included', () => {
+    const cart = baseFacts({
+      lineItems: [item(), promotion(), item({ type: 'container', good: false, children: [promotion()] })],
+    });
+    expect(evaluate('promotionsInCartCount', { operator: '=', count: 2 }, cart)).toBe(true);
+    expect(evaluate('promotionsInCartCount', { operator: '>', count: 2 }, cart)).toBe(false);
+    expect(evaluate('promotionsInCartCount', { operator: '>=', count: 1 }, cart)).toBe(true);
+    expect(evaluate('promotionsInCartCount', { operator: '!=', count: 2 }, cart)).toBe(false);
+  });
+
+  it('counts 0 in a cart without promotions, and defaults a missing count to 0', () => {
+    const cart = baseFacts({ lineItems: [item()] });
+    expect(evaluate('promotionsInCartCount', { operator: '=', count: 0 }, cart)).toBe(true);
+    expect(evaluate('promotionsInCartCount', { operator: '>', count: 0 }, cart)).toBe(false);
+    expect(evaluate('promotionsInCartCount', { operator: '=' }, cart)).toBe(true);
+  });
+});
