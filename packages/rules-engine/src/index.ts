@@ -37,8 +37,10 @@ export {
 export {
   COMPOSITE_CONDITIONS,
   type CompiledRule,
+  type CompiledRuleSet,
   type CompileOptions,
   compileRule,
+  compileRuleSet,
   RULE_LIMITS,
   type ScopeNeed,
   type TraceNode,

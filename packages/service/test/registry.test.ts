@@ -101,7 +101,9 @@ describe('operations', () => {
       // A file operation answers FileContent, which the hosts send as bytes; no other does.
       expect(operation.output === FileContent).toBe(operation.file === true);
       if (operation.http) {
-        expect(operation.readOnly).toBe(operation.http.method === 'GET');
+        // GET reads; PUT, PATCH and DELETE write; a POST may compute without writing (preview).
+        if (operation.http.method === 'GET') expect(operation.readOnly).toBe(true);
+        else if (operation.http.method !== 'POST') expect(operation.readOnly).toBe(false);
         expect(operation.http.path).toMatch(operation.audience === 'store' ? /^\/store-api\// : /^\/api\//);
         const parameters = [...operation.http.path.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1]);
         const properties = Object.keys(operationInputSchema(operation).properties ?? {});

@@ -43,24 +43,127 @@ export interface CompiledRule {
 /** `trace`, when given, receives the node's trace entry. */
 type Run = (facts: Facts, item: LineItemFacts | undefined, trace?: TraceNode[]) => boolean;
 
+/** A saved rule compiled once per compilation, shared by every reference to it. */
+interface CompiledReference {
+  readonly run: Run;
+  /** The scopes its condition needs (pointers within the rule). */
+  readonly needs: ReadonlyMap<ScopeNeed, string>;
+  /** The saved rules it reaches: itself and everything it references, transitively. */
+  readonly reach: ReadonlySet<string>;
+  /** The longest chain of references from it down, itself included (1: it references none). */
+  readonly height: number;
+}
+
 interface Context {
   readonly rules: ReadonlyMap<string, SavedRule>;
   /** Saved rules being compiled, innermost last: a repeat is a cycle. */
   readonly stack: string[];
-  readonly compiled: Map<string, Run>;
-  readonly needs: Map<ScopeNeed, string>;
+  /** How many entries of `stack` are roots rather than references (a rule set's own rule). */
+  rootDepth: number;
+  readonly compiled: Map<string, CompiledReference>;
+  /** What the tree being compiled needs and reaches; swapped while a referenced rule compiles. */
+  needs: Map<ScopeNeed, string>;
+  reach: Set<string>;
+  /** The tallest reference compiled into the current tree so far (see `CompiledReference.height`). */
+  height: number;
+  /**
+   * Counts evaluations: a referenced rule remembers its last result for the current evaluation
+   * and line item, so a rule named twice (a diamond, or by many rules of a set) runs once.
+   */
+  readonly epoch: { value: number };
+}
+
+function newContext(rules: ReadonlyMap<string, SavedRule>): Context {
+  return {
+    rules,
+    stack: [],
+    rootDepth: 0,
+    compiled: new Map(),
+    needs: new Map(),
+    reach: new Set(),
+    height: 0,
+    epoch: { value: 0 },
+  };
 }
 
 /** Compiles a condition tree; throws `RuleError` for unknown, disabled or malformed nodes and references. */
 export function compileRule(tree: ConditionTree, options: CompileOptions = {}): CompiledRule {
-  const context: Context = {
-    rules: options.rules ?? new Map(),
-    stack: [],
-    compiled: new Map(),
-    needs: new Map(),
-  };
+  const context = newContext(options.rules ?? new Map());
   const root = compileNode(tree, '', context, false);
-  const needs: ReadonlyMap<ScopeNeed, string> = context.needs;
+  return finish(root, context.needs, context.reach, context.epoch, true);
+}
+
+/** Many saved rules compiled together: shared references compile once and run once per evaluation. */
+export interface CompiledRuleSet {
+  /** Each rule compiled, or why it cannot be (the others still work). */
+  readonly rules: ReadonlyMap<string, CompiledRule | RuleError>;
+  /** Evaluates every compiled rule against one set of facts (a rule lacking a scope answers its error). */
+  evaluateAll(facts: Facts): Map<string, boolean | RuleError>;
+}
+
+/**
+ * Compiles saved rules as one set (what a flow or a promotion engine evaluates together). Every
+ * rule of the set, and every rule in `options.rules`, may be referenced.
+ */
+export function compileRuleSet(rules: readonly SavedRule[], options: CompileOptions = {}): CompiledRuleSet {
+  const all = new Map(options.rules ?? []);
+  for (const rule of rules) all.set(rule.id, rule);
+  const context = newContext(all);
+  const compiled = new Map<string, CompiledRule | RuleError>();
+  for (const rule of rules) {
+    context.needs = new Map();
+    context.reach = new Set();
+    context.height = 0;
+    try {
+      // An active rule compiles as a reference to itself, so its result is shared with the rules
+      // that reference it; its own references still may nest the full depth below it.
+      context.rootDepth = rule.active ? 1 : 0;
+      const root = rule.active
+        ? compileReference(rule.id, '', context)
+        : compileNode(rule.condition, '', context, false);
+      context.reach.delete(rule.id);
+      compiled.set(rule.id, finish(root, context.needs, context.reach, context.epoch, false));
+    } catch (error) {
+      if (!(error instanceof RuleError)) throw error;
+      compiled.set(rule.id, error);
+    } finally {
+      context.rootDepth = 0;
+    }
+  }
+  return {
+    rules: compiled,
+    evaluateAll(facts) {
+      context.epoch.value += 1;
+      const results = new Map<string, boolean | RuleError>();
+      for (const [id, rule] of compiled) {
+        if (rule instanceof RuleError) {
+          results.set(id, rule);
+          continue;
+        }
+        try {
+          results.set(id, (rule as InternalCompiledRule).evaluateInEpoch(facts));
+        } catch (error) {
+          if (!(error instanceof RuleError)) throw error;
+          results.set(id, error);
+        }
+      }
+      return results;
+    },
+  };
+}
+
+interface InternalCompiledRule extends CompiledRule {
+  /** Evaluates within the current epoch (a rule set's one pass). */
+  evaluateInEpoch(facts: Facts): boolean;
+}
+
+function finish(
+  root: Run,
+  needs: ReadonlyMap<ScopeNeed, string>,
+  reach: ReadonlySet<string>,
+  epoch: { value: number },
+  ownEpoch: boolean,
+): InternalCompiledRule {
   const needsCart = needs.has('cart');
   const needsOrder = needs.has('order');
   const needsItem = needs.has('item');
@@ -84,12 +187,17 @@ export function compileRule(tree: ConditionTree, options: CompileOptions = {}): 
       }
     }
   };
+  const evaluateInEpoch = (facts: Facts): boolean => {
+    check(facts);
+    return root(facts, facts.lineItem);
+  };
   return {
     needs,
-    referencedRuleIds: [...context.compiled.keys()],
+    referencedRuleIds: [...reach],
+    evaluateInEpoch,
     evaluate(facts) {
-      check(facts);
-      return root(facts, facts.lineItem);
+      if (ownEpoch) epoch.value += 1;
+      return evaluateInEpoch(facts);
     },
     explain(facts) {
       check(facts);
@@ -178,73 +286,120 @@ function compileReference(ruleId: unknown, pointer: string, context: Context): R
   if (typeof ruleId !== 'string' || ruleId === '')
     throw invalid(pointer, 'A rule reference names a `ruleId`.');
   if (context.stack.includes(ruleId)) {
+    const cycle = [...context.stack.slice(context.stack.indexOf(ruleId)), ruleId];
     throw new RuleError(
       'RULE_REFERENCE_CYCLE',
-      `The rule ${ruleId} references itself through ${[...context.stack.slice(context.stack.indexOf(ruleId)), ruleId].join(' → ')}.`,
+      `The rule ${ruleId} references itself through ${cycle.join(' → ')}.`,
       pointer,
-      { ruleId, path: [...context.stack, ruleId] },
+      {
+        ruleId,
+        path: [...context.stack, ruleId],
+      },
     );
   }
-  if (context.stack.length >= RULE_LIMITS.referenceDepth) {
+  if (context.stack.length - context.rootDepth >= RULE_LIMITS.referenceDepth) {
     throw new RuleError(
       'RULE_REFERENCE_DEPTH',
       `Rule references nest deeper than ${RULE_LIMITS.referenceDepth} levels.`,
       pointer,
-      { ruleId, path: [...context.stack, ruleId] },
+      {
+        ruleId,
+        path: [...context.stack, ruleId],
+      },
     );
   }
-  let run = context.compiled.get(ruleId);
-  if (run === undefined) {
-    const rule = context.rules.get(ruleId);
-    if (rule === undefined) {
-      throw new RuleError(
-        'RULE_REFERENCE_MISSING',
-        `The referenced rule ${ruleId} does not exist.`,
-        pointer,
-        { ruleId },
-      );
-    }
-    if (!rule.active) {
-      throw new RuleError('RULE_REFERENCE_DISABLED', `The referenced rule ${ruleId} is inactive.`, pointer, {
+  const reference = context.compiled.get(ruleId) ?? compileSavedRule(ruleId, pointer, context);
+  // A rule compiled earlier (shared) is as deep as when it compiled: checked where it is named.
+  if (context.stack.length - context.rootDepth + reference.height > RULE_LIMITS.referenceDepth) {
+    throw new RuleError(
+      'RULE_REFERENCE_DEPTH',
+      `Rule references nest deeper than ${RULE_LIMITS.referenceDepth} levels.`,
+      pointer,
+      {
         ruleId,
-      });
-    }
-    if (context.compiled.size >= RULE_LIMITS.referencedRules) {
-      throw new RuleError(
-        'RULE_REFERENCE_LIMIT',
-        `More than ${RULE_LIMITS.referencedRules} saved rules are referenced in one evaluation.`,
-        pointer,
-        { ruleId },
-      );
-    }
-    context.stack.push(ruleId);
-    let inner: Run;
-    try {
-      // Compiled as if standalone, so its scope needs count wherever it is referenced.
-      inner = compileNode(rule.condition, '', context, false);
-    } catch (error) {
-      // Reported at the reference node the caller wrote, with the rule and node at fault.
-      if (!(error instanceof RuleError)) throw error;
-      throw new RuleError(error.code, error.message, pointer, {
-        ...error.details,
-        ruleId: error.details.ruleId ?? ruleId,
-        within: [ruleId, ...((error.details.within as string[] | undefined) ?? [])],
-      });
-    } finally {
-      context.stack.pop();
-    }
-    run = (facts, item, trace) => {
-      if (trace === undefined) return inner(facts, item);
-      const children: TraceNode[] = [];
-      const result = inner(facts, item, children);
-      trace.push({ pointer, type: 'ruleReference', ruleId, result, children });
-      return result;
-    };
-    context.compiled.set(ruleId, run);
-    return run;
+        path: [...context.stack, ruleId],
+      },
+    );
   }
-  // The same rule reached twice (a diamond) shares its compiled code; the pointer is the first's.
-  return run;
+  context.height = Math.max(context.height, reference.height);
+  // What the rule needs and reaches counts for the tree that references it, at the reference.
+  for (const need of reference.needs.keys()) if (!context.needs.has(need)) context.needs.set(need, pointer);
+  for (const id of reference.reach) context.reach.add(id);
+  if (context.reach.size > RULE_LIMITS.referencedRules) {
+    throw new RuleError(
+      'RULE_REFERENCE_LIMIT',
+      `More than ${RULE_LIMITS.referencedRules} saved rules are referenced in one evaluation.`,
+      pointer,
+      { ruleId },
+    );
+  }
+  // A rule named twice (a diamond) shares its compiled code; its trace names the first reference.
+  return reference.run;
+}
+
+function compileSavedRule(ruleId: string, pointer: string, context: Context): CompiledReference {
+  const rule = context.rules.get(ruleId);
+  if (rule === undefined) {
+    throw new RuleError('RULE_REFERENCE_MISSING', `The referenced rule ${ruleId} does not exist.`, pointer, {
+      ruleId,
+    });
+  }
+  if (!rule.active) {
+    throw new RuleError('RULE_REFERENCE_DISABLED', `The referenced rule ${ruleId} is inactive.`, pointer, {
+      ruleId,
+    });
+  }
+  const outerNeeds = context.needs;
+  const outerReach = context.reach;
+  const outerHeight = context.height;
+  context.needs = new Map();
+  context.reach = new Set([ruleId]);
+  context.height = 0;
+  context.stack.push(ruleId);
+  let inner: Run;
+  let needs: Map<ScopeNeed, string>;
+  let reach: Set<string>;
+  let height: number;
+  try {
+    // Compiled as if standalone: its needs and reach are its own, added wherever it is referenced.
+    inner = compileNode(rule.condition, '', context, false);
+    needs = context.needs;
+    reach = context.reach;
+    height = context.height + 1;
+  } catch (error) {
+    // Reported at the reference node the caller wrote, with the rule chain at fault.
+    if (!(error instanceof RuleError)) throw error;
+    throw new RuleError(error.code, error.message, pointer, {
+      ...error.details,
+      ruleId: error.details.ruleId ?? ruleId,
+      within: [ruleId, ...((error.details.within as string[] | undefined) ?? [])],
+    });
+  } finally {
+    context.stack.pop();
+    context.needs = outerNeeds;
+    context.reach = outerReach;
+    context.height = outerHeight;
+  }
+  const { epoch } = context;
+  let memoEpoch = -1;
+  let memoItem: LineItemFacts | undefined;
+  let memoResult = false;
+  const run: Run = (facts, item, trace) => {
+    if (trace === undefined) {
+      if (memoEpoch === epoch.value && memoItem === item) return memoResult;
+      memoResult = inner(facts, item);
+      memoEpoch = epoch.value;
+      memoItem = item;
+      return memoResult;
+    }
+    const children: TraceNode[] = [];
+    const result = inner(facts, item, children);
+    trace.push({ pointer, type: 'ruleReference', ruleId, result, children });
+    return result;
+  };
+  const reference = { run, needs, reach, height };
+  context.compiled.set(ruleId, reference);
+  return reference;
 }
 
 function leaf(

@@ -165,9 +165,20 @@ export const readAutomationCatalog = defineOperation({
   permission: 'settings.read',
   readOnly: true,
   input: v.object({ language: v.optional(v.picklist(LANGUAGES), 'en') }),
-  output: v.unknown(),
+  output: v.object({
+    language: v.string(),
+    isComplete: v.literal(false),
+    conditions: v.array(v.unknown()),
+    actions: v.array(v.unknown()),
+  }),
   async handler(_context, input) {
-    return ok(catalogDocument(input.language));
+    const catalog = catalogDocument(input.language);
+    return ok({
+      ...catalog,
+      isComplete: false as const,
+      conditions: [...catalog.conditions],
+      actions: [...catalog.actions],
+    });
   },
 });
 
