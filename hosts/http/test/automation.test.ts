@@ -242,6 +242,18 @@ describe('preview', () => {
     });
   });
 
+  it('reads facts the merchant keeps as rule metadata (product streams)', async () => {
+    const inStream = { type: 'cartLineItemInProductStream', value: { operator: '=', streamIds: ['summer'] } };
+    expect(expectOk(await preview(inStream))).toEqual({ result: false });
+    expectOk(
+      await staff('PUT', `/api/automation/entities/products/${PRODUCT}`, {
+        revision: 1,
+        data: { streamIds: ['summer'] },
+      }),
+    );
+    expect(expectOk(await preview(inStream))).toEqual({ result: true });
+  });
+
   it('writes nothing, in any table', async () => {
     const before = await digestOfEverything();
     expectOk(

@@ -162,3 +162,11 @@ export const FactsSchema = v.strictObject({
 
 /** Compile-time proof that what the schema accepts is the engine's facts model. */
 export const asFacts: (parsed: v.InferOutput<typeof FactsSchema>) => Facts = (parsed) => parsed;
+
+/**
+ * Facts from a partial description (tests, examples, explain): every field left out is "nothing
+ * known". Throws a valibot error for a misspelt or mistyped field.
+ */
+export function buildFacts(input: v.InferInput<typeof FactsSchema>): Facts {
+  return v.parse(FactsSchema, input);
+}

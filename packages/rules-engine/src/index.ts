@@ -48,7 +48,7 @@ export {
 export { RuleError, type RuleErrorCode } from './errors.ts';
 export type * from './facts.ts';
 export { NON_PRODUCT_ITEM_TYPES } from './facts.ts';
-export { FactsSchema } from './facts-schema.ts';
+export { buildFacts, FactsSchema } from './facts-schema.ts';
 export { importCondition, normalizeCondition } from './import.ts';
 export {
   type ConditionNode,

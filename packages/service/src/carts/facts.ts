@@ -15,6 +15,21 @@ import type { CartPricing } from './pricing.ts';
 // groups the two fixed native group ids (decision 0017). Money turns from minor units into the
 // major units rule values are written in.
 
+/**
+ * Rule metadata supplies the facts the catalog stores nowhere else (decision 0017): a product's
+ * `streamIds`, `productType` and line-item `states`; a customer's `number` and `requestedGroupId`.
+ * Keys of the wrong type are ignored.
+ */
+function metaText(meta: Readonly<Record<string, unknown>> | null, key: string): string | null {
+  const value = meta?.[key];
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function metaList(meta: Readonly<Record<string, unknown>> | null, key: string): string[] {
+  const value = meta?.[key];
+  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+}
+
 /** Minor units → major units of a currency with `precision` decimals. */
 function major(minor: number, precision: number): number {
   return minor / 10 ** precision;
@@ -62,7 +77,7 @@ function lineItemFacts(
     referencedId: line.productId,
     good: true,
     quantity: line.quantity,
-    states: [],
+    states: metaList(product.ruleMetadata, 'states'),
     price: { unitPrice: unit, totalPrice: major(line.total[priceMode], precision), listPrice },
     delivery: {
       weight: product.weightGrams != null ? product.weightGrams / 1000 : null,
@@ -77,7 +92,7 @@ function lineItemFacts(
       parentId: product.parentId,
       manufacturerId: product.manufacturer,
       categoryIds: product.categoryIds ?? [],
-      streamIds: [],
+      streamIds: metaList(product.ruleMetadata, 'streamIds'),
       tagIds: product.tags ?? [],
       propertyIds: Object.entries(product.properties ?? {}).map(([name, value]) => `${name}:${value}`),
       optionIds: Object.entries(product.options ?? {}).map(([name, value]) => `${name}:${value}`),
@@ -88,7 +103,7 @@ function lineItemFacts(
       markAsTopseller: flags.topseller ?? null,
       createdAt: product.createdAt.toISOString(),
       releaseDate: product.releaseDate,
-      productType: null,
+      productType: metaText(product.ruleMetadata, 'productType'),
       purchasePrice: purchase
         ? { gross: major(purchase.gross, precision), net: major(purchase.net, precision) }
         : null,
@@ -130,7 +145,7 @@ export function cartFacts(
     customer: customer
       ? {
           id: customer.id,
-          number: null,
+          number: metaText(customer.ruleMetadata, 'number'),
           active: customer.active,
           guest: customer.guest,
           firstName: customer.firstName,
@@ -139,7 +154,7 @@ export function cartFacts(
           company: customer.company,
           birthday: customer.birthday,
           groupId: NATIVE_CUSTOMER_GROUPS[customer.group],
-          requestedGroupId: null,
+          requestedGroupId: metaText(customer.ruleMetadata, 'requestedGroupId'),
           salutationId: customer.salutation,
           tagIds: customer.tags,
           affiliateCode: customer.affiliateCode,
