@@ -1,17 +1,15 @@
+import * as v from 'valibot';
 import { parseInstant } from '../compare.ts';
 import type {
-  AddressFacts,
-  CartFacts,
   ContextFacts,
-  CustomerFacts,
   DeliveryFacts,
   Facts,
   LineItemFacts,
-  OrderFacts,
   PriceFacts,
   ProductFacts,
   PromotionFacts,
 } from '../facts.ts';
+import { FactsSchema } from '../facts-schema.ts';
 import type { ConditionNode, ConditionTree } from '../tree.ts';
 
 // The conformance translation: one evaluation case harvested from the reference's unit tests
@@ -82,7 +80,11 @@ function translateChild(child: unknown): ConditionTree {
 // Dotted keys (`payload.categoryIds`) and nested objects (`payload: {categoryIds}`) are the same
 // path: a dotted key that is not itself in the table is routed through its first segment.
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+// The drafts are the facts as FactsSchema takes them: a part no key speaks of is left out and
+// becomes "nothing known" (null, empty list, false) when the drafts are finished (finishFacts).
+type FactsInput = v.InferInput<typeof FactsSchema>;
+/** A part of a line item (which the schema types as unknown, being recursive). */
+type Draft<T> = { -readonly [K in keyof T]?: T[K] };
 
 /** Where in the case's facts a key sits; collects what the translation could not use. */
 class Cursor {
@@ -389,91 +391,43 @@ export function parsePriceDefinition(
 // ---------------------------------------------------------------------------------------------
 // Line items.
 
+// What a case leaves out of an item takes FactsSchema's defaults, which are what the reference's
+// LineItem is unless told otherwise: a good of quantity 1.
 interface ItemDraft {
-  id: string | null;
-  type: string;
-  referencedId: string | null;
-  good: boolean;
-  quantity: number | null;
-  states: string[];
-  price: Mutable<PriceFacts> | null;
-  delivery: Mutable<DeliveryFacts> | null;
+  id?: string | null;
+  type?: string;
+  referencedId?: string | null;
+  good?: boolean;
+  /** null: a key gave no quantity. */
+  quantity?: number | null;
+  states?: string[];
+  price?: Draft<PriceFacts> | null;
+  delivery?: Draft<DeliveryFacts> | null;
   /** `hasDeliveryInformation`, when given: false drops whatever delivery keys say. */
-  hasDelivery: boolean | null;
-  product: Mutable<ProductFacts> | null;
-  promotion: Mutable<PromotionFacts> | null;
-  children: ItemDraft[];
+  hasDelivery?: boolean | null;
+  product?: Draft<ProductFacts> | null;
+  promotion?: Draft<PromotionFacts> | null;
+  children?: ItemDraft[];
 }
 
-function newItem(): ItemDraft {
-  return {
-    id: null,
-    // The reference's line items always name a type; a case that omits it means a product.
-    type: 'product',
-    referencedId: null,
-    // The reference's LineItem is a good unless told otherwise.
-    good: true,
-    quantity: null,
-    states: [],
-    price: null,
-    delivery: null,
-    hasDelivery: null,
-    product: null,
-    promotion: null,
-    children: [],
-  };
-}
-
-function emptyDelivery(): Mutable<DeliveryFacts> {
-  return {
-    weight: null,
-    width: null,
-    height: null,
-    length: null,
-    volume: null,
-    stock: null,
-    freeDelivery: null,
-  };
-}
-
-function emptyProduct(): Mutable<ProductFacts> {
-  return {
-    parentId: null,
-    manufacturerId: null,
-    categoryIds: null,
-    streamIds: null,
-    tagIds: null,
-    propertyIds: null,
-    optionIds: null,
-    taxId: null,
-    stock: null,
-    isNew: null,
-    isCloseout: null,
-    markAsTopseller: null,
-    createdAt: null,
-    releaseDate: null,
-    productType: null,
-    purchasePrice: null,
-    customFields: null,
-    ruleMetadata: {},
-  };
-}
+// The reference's line items always name a type; a case that omits it means a product.
+const newItem = (): ItemDraft => ({ type: 'product' });
 
 // The parts of an item, made when a key first speaks of them.
-const delivery = (item: ItemDraft): Mutable<DeliveryFacts> => {
-  item.delivery ??= emptyDelivery();
+const delivery = (item: ItemDraft): Draft<DeliveryFacts> => {
+  item.delivery ??= {};
   return item.delivery;
 };
-const product = (item: ItemDraft): Mutable<ProductFacts> => {
-  item.product ??= emptyProduct();
+const product = (item: ItemDraft): Draft<ProductFacts> => {
+  item.product ??= {};
   return item.product;
 };
-const promotion = (item: ItemDraft): Mutable<PromotionFacts> => {
-  item.promotion ??= { promotionId: null, codeType: null };
+const promotion = (item: ItemDraft): Draft<PromotionFacts> => {
+  item.promotion ??= {};
   return item.promotion;
 };
-const price = (item: ItemDraft): Mutable<PriceFacts> => {
-  item.price ??= { unitPrice: null, totalPrice: null, listPrice: null };
+const price = (item: ItemDraft): Draft<PriceFacts> => {
+  item.price ??= {};
   return item.price;
 };
 
@@ -616,31 +570,29 @@ const CHILDREN = list(newItem, LINE_ITEM, (item: ItemDraft, children) => {
   item.children = children;
 });
 
-function finishItem(item: ItemDraft): LineItemFacts {
+/** The item as FactsSchema takes it. */
+function finishItem({
+  hasDelivery,
+  quantity,
+  children = [],
+  ...item
+}: ItemDraft): Omit<ItemDraft, 'hasDelivery'> {
   return {
-    id: item.id,
-    type: item.type,
-    referencedId: item.referencedId,
-    good: item.good,
-    quantity: item.quantity ?? 1,
-    states: item.states,
-    price: item.price,
-    delivery:
-      item.hasDelivery === false ? null : (item.delivery ?? (item.hasDelivery ? emptyDelivery() : null)),
-    product: item.product ?? (item.type === 'product' ? emptyProduct() : null),
-    promotion: item.promotion ?? (item.type === 'promotion' ? { promotionId: null, codeType: null } : null),
-    children: item.children.map(finishItem),
+    ...item,
+    ...(quantity === null || quantity === undefined ? {} : { quantity }),
+    delivery: hasDelivery === false ? null : (item.delivery ?? (hasDelivery ? {} : null)),
+    // Unlike the schema's default (none), a product item always carries its payload, and a
+    // promotion item its promotion, however empty.
+    product: item.product ?? (item.type === 'product' ? {} : null),
+    promotion: item.promotion ?? (item.type === 'promotion' ? {} : null),
+    children: children.map(finishItem),
   };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Addresses, customer, context.
 
-type AddressDraft = Mutable<AddressFacts>;
-
-function emptyAddress(): AddressDraft {
-  return { id: null, street: null, city: null, zipcode: null, countryId: null, stateId: null };
-}
+type AddressDraft = NonNullable<FactsInput['billingAddress']>;
 
 const address = self<AddressDraft>;
 
@@ -669,47 +621,13 @@ const SHIPPING_LOCATION: Section<AddressDraft> = {
 };
 
 interface CustomerDraft {
-  facts: Mutable<CustomerFacts>;
+  facts: NonNullable<FactsInput['customer']>;
   /** `null`: explicitly none; undefined: not given. */
-  billing: AddressDraft | null | undefined;
-  shipping: AddressDraft | null | undefined;
+  billing?: AddressDraft | null;
+  shipping?: AddressDraft | null;
 }
 
-function newCustomer(): CustomerDraft {
-  return {
-    facts: {
-      id: null,
-      number: null,
-      active: null,
-      guest: null,
-      firstName: null,
-      lastName: null,
-      email: null,
-      company: null,
-      birthday: null,
-      groupId: null,
-      requestedGroupId: null,
-      salutationId: null,
-      tagIds: [],
-      affiliateCode: null,
-      campaignCode: null,
-      createdByAdmin: false,
-      newsletterChannelIds: [],
-      customFields: null,
-      ruleMetadata: {},
-      firstLogin: null,
-      lastLogin: null,
-      lastOrderDate: null,
-      orderCount: null,
-      orderTotalAmount: null,
-      reviewCount: null,
-    },
-    billing: undefined,
-    shipping: undefined,
-  };
-}
-
-const customer = (draft: CustomerDraft): Mutable<CustomerFacts> => draft.facts;
+const customer = (draft: CustomerDraft): CustomerDraft['facts'] => draft.facts;
 
 const CUSTOMER: Section<CustomerDraft> = {
   id: to(customer, 'id', asText),
@@ -743,7 +661,7 @@ const CUSTOMER: Section<CustomerDraft> = {
   reviewCount: to(customer, 'reviewCount', asNumber),
   activeBillingAddress: object(
     (draft: CustomerDraft) => {
-      draft.billing ??= emptyAddress();
+      draft.billing ??= {};
       return draft.billing;
     },
     ADDRESS,
@@ -753,7 +671,7 @@ const CUSTOMER: Section<CustomerDraft> = {
   ),
   activeShippingAddress: object(
     (draft: CustomerDraft) => {
-      draft.shipping ??= emptyAddress();
+      draft.shipping ??= {};
       return draft.shipping;
     },
     ADDRESS,
@@ -763,9 +681,11 @@ const CUSTOMER: Section<CustomerDraft> = {
   ),
 };
 
-const context = self<Mutable<ContextFacts>>;
+type ContextDraft = NonNullable<FactsInput['context']>;
 
-const CONTEXT: Section<Mutable<ContextFacts>> = {
+const context = self<ContextDraft>;
+
+const CONTEXT: Section<ContextDraft> = {
   salesChannelId: to(context, 'channelId', asText),
   salesChannel: entityId(context, 'channelId', asText),
   channelId: to(context, 'channelId', asText),
@@ -790,37 +710,18 @@ const CONTEXT: Section<Mutable<ContextFacts>> = {
 // ---------------------------------------------------------------------------------------------
 // Order.
 
-type OrderDelivery = Mutable<OrderFacts['deliveries'][number]>;
-type OrderTransaction = Mutable<OrderFacts['transactions'][number]>;
-type OrderDocument = Mutable<OrderFacts['documents'][number]>;
+type OrderInput = NonNullable<FactsInput['order']>;
+type OrderDelivery = NonNullable<OrderInput['deliveries']>[number];
+type OrderTransaction = NonNullable<OrderInput['transactions']>[number];
+type OrderDocument = NonNullable<OrderInput['documents']>[number];
 
 interface OrderDraft {
-  facts: Mutable<Omit<OrderFacts, 'deliveries' | 'transactions' | 'documents'>>;
-  deliveries: OrderDelivery[];
-  transactions: OrderTransaction[];
-  documents: OrderDocument[];
+  facts: OrderInput;
   /** The order's items (the flow scope's cart is made of them). */
   lineItems: ItemDraft[] | null;
 }
 
-function newOrder(): OrderDraft {
-  return {
-    facts: {
-      id: null,
-      stateId: null,
-      tagIds: [],
-      affiliateCode: null,
-      campaignCode: null,
-      createdByAdmin: false,
-      customFields: null,
-      ruleMetadata: {},
-    },
-    deliveries: [],
-    transactions: [],
-    documents: [],
-    lineItems: null,
-  };
-}
+const newOrder = (): OrderDraft => ({ facts: {}, lineItems: null });
 
 const DELIVERY: Section<OrderDelivery> = {
   id: ignored,
@@ -861,24 +762,24 @@ const ORDER: Section<OrderDraft> = {
   customFields: to(order, 'customFields', asRecord),
   ruleMetadata: to(order, 'ruleMetadata', asMetadata),
   deliveries: list(
-    (): OrderDelivery => ({ stateId: null, trackingCodes: [] }),
+    (): OrderDelivery => ({}),
     DELIVERY,
     (draft: OrderDraft, deliveries) => {
-      draft.deliveries = deliveries;
+      order(draft).deliveries = deliveries;
     },
   ),
   transactions: list(
-    (): OrderTransaction => ({ stateId: null, stateName: null }),
+    (): OrderTransaction => ({}),
     TRANSACTION,
     (draft: OrderDraft, transactions) => {
-      draft.transactions = transactions;
+      order(draft).transactions = transactions;
     },
   ),
   documents: list(
-    (): OrderDocument => ({ documentTypeId: null, sent: false }),
+    (): OrderDocument => ({}),
     DOCUMENT,
     (draft: OrderDraft, documents) => {
-      draft.documents = documents;
+      order(draft).documents = documents;
     },
   ),
   lineItems: list(newItem, LINE_ITEM, (draft: OrderDraft, items) => {
@@ -889,11 +790,11 @@ const ORDER: Section<OrderDraft> = {
 // ---------------------------------------------------------------------------------------------
 // The case as a whole.
 
-type CartTotals = Mutable<Omit<CartFacts, 'lineItems'>>;
+type CartTotals = Omit<NonNullable<FactsInput['cart']>, 'lineItems'>;
 
 interface RootDraft {
   scope: string | null;
-  context: Mutable<ContextFacts>;
+  context: ContextDraft;
   /** undefined: not given (a visitor). */
   customer: CustomerDraft | null | undefined;
   shippingLocation: AddressDraft | null;
@@ -967,7 +868,7 @@ const ROOT: Section<RootDraft> = {
   context: object((root: RootDraft) => root.context, CONTEXT),
   customer: object(
     (root: RootDraft) => {
-      root.customer ??= newCustomer();
+      root.customer ??= { facts: {} };
       return root.customer;
     },
     CUSTOMER,
@@ -977,7 +878,7 @@ const ROOT: Section<RootDraft> = {
   ),
   shippingLocation: object(
     (root: RootDraft) => {
-      root.shippingLocation ??= emptyAddress();
+      root.shippingLocation ??= {};
       return root.shippingLocation;
     },
     SHIPPING_LOCATION,
@@ -1015,19 +916,6 @@ const SCOPES: Readonly<Record<string, { cart: boolean; lineItem: boolean; order:
   RuleScope: { cart: false, lineItem: false, order: false },
 };
 
-function defaultContext(): Mutable<ContextFacts> {
-  return {
-    channelId: null,
-    currencyId: null,
-    languageId: null,
-    taxDisplay: 'gross',
-    shippingMethodId: null,
-    paymentMethodId: null,
-    customerGroupId: null,
-    adminSource: false,
-  };
-}
-
 /** The reference's facts vocabulary onto the engine's model; what it cannot use goes to `notes`. */
 export function translateFacts(given: unknown, notes: string[]): Facts {
   const source = isRecord(given) ? given : {};
@@ -1039,12 +927,12 @@ export function translateFacts(given: unknown, notes: string[]): Facts {
   }
   const root: RootDraft = {
     scope: null,
-    context: defaultContext(),
+    context: {},
     customer: undefined,
     shippingLocation: null,
     lineItem: null,
     lineItems: null,
-    totals: { amount: null, positionPrice: null, shippingCost: null },
+    totals: {},
     totalsGiven: false,
     order: null,
     derived: [],
@@ -1067,35 +955,49 @@ export function translateFacts(given: unknown, notes: string[]): Facts {
   if (scope.lineItem && root.lineItem === null) at.child('lineItem').bad(`missing for ${scopeName}`);
 
   const customerDraft = root.customer ?? null;
-  const contextFacts = root.context;
   // The context prices for the customer's group unless the case names the context's own.
-  if (contextFacts.customerGroupId === null && customerDraft !== null) {
-    contextFacts.customerGroupId = customerDraft.facts.groupId;
-  }
+  if (customerDraft !== null) root.context.customerGroupId ??= customerDraft.facts.groupId;
   const cartItems = root.lineItems ?? root.order?.lineItems ?? [];
-  const orderDraft = root.order ?? newOrder();
-  const facts: Facts = {
+  const facts = finishFacts({
     now: iso(now),
-    context: contextFacts,
+    context: root.context,
     customer: customerDraft?.facts ?? null,
     billingAddress: customerDraft?.billing ?? null,
     shippingAddress: root.shippingLocation ?? customerDraft?.shipping ?? null,
     ...(scope.cart ? { cart: { ...root.totals, lineItems: cartItems.map(finishItem) } } : {}),
     ...(scope.lineItem && root.lineItem !== null ? { lineItem: finishItem(root.lineItem) } : {}),
-    ...(scope.order
-      ? {
-          order: {
-            ...orderDraft.facts,
-            deliveries: orderDraft.deliveries,
-            transactions: orderDraft.transactions,
-            documents: orderDraft.documents,
-          },
-        }
-      : {}),
-  };
+    ...(scope.order ? { order: (root.order ?? newOrder()).facts } : {}),
+  });
   for (const { at: where, stated, derive } of root.derived) {
     const derived = derive(facts);
     if (stated !== derived) where.bad(`states ${JSON.stringify(stated)}, the line items give ${derived}`);
+  }
+  return facts;
+}
+
+/**
+ * The drafts as facts, through FactsSchema: what they leave out is "nothing known". A value the
+ * schema refuses is kept as the translation read it (an unparsable date, which the condition is to
+ * see as the reference's does; a fractional quantity): a translation reports, it never rejects.
+ */
+function finishFacts(input: FactsInput): Facts {
+  const first = v.safeParse(FactsSchema, input);
+  if (first.success) return first.output;
+  // Each refused value, at the innermost object key of its path (a list's element: the list).
+  const kept: { keys: string[]; value: unknown }[] = [];
+  for (const issue of first.issues) {
+    const path = issue.path ?? [];
+    const at = path.findLastIndex((item) => item.type === 'object');
+    const item = path[at];
+    if (item?.type !== 'object' || item.origin !== 'value' || !Object.hasOwn(item.input, item.key)) continue;
+    kept.push({ keys: path.slice(0, at + 1).map((step) => String(step.key)), value: item.value });
+    delete item.input[item.key];
+  }
+  const facts = v.parse(FactsSchema, input);
+  for (const { keys, value } of kept) {
+    let target = facts as unknown as Record<string, unknown>;
+    for (const key of keys.slice(0, -1)) target = target[key] as Record<string, unknown>;
+    target[keys.at(-1)!] = value;
   }
   return facts;
 }

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { FactsInput } from '../../test-support/facts.ts';
 import { RuleError } from '../errors.ts';
-import type { Facts, LineItemFacts } from '../facts.ts';
+import type { Facts } from '../facts.ts';
+import { buildFacts } from '../facts-schema.ts';
 import type { ConditionTree, SavedRule } from '../tree.ts';
 import { compileRule, RULE_LIMITS, type TraceNode } from './compile.ts';
 
@@ -11,41 +13,13 @@ import { compileRule, RULE_LIMITS, type TraceNode } from './compile.ts';
 const CHANNELS = ['channel-a', 'channel-b', 'channel-c'];
 const CURRENCIES = ['EUR', 'USD'];
 
-function baseFacts(overrides: Partial<Facts> = {}): Facts {
-  return {
+/** Facts in channel-a with EUR, unless `more` says otherwise. */
+function baseFacts(more: Partial<FactsInput> = {}): Facts {
+  return buildFacts({
     now: '2024-06-01T12:00:00+00:00',
-    context: {
-      channelId: 'channel-a',
-      currencyId: 'EUR',
-      languageId: 'en-GB',
-      taxDisplay: 'gross',
-      shippingMethodId: null,
-      paymentMethodId: null,
-      customerGroupId: null,
-      adminSource: false,
-    },
-    customer: null,
-    billingAddress: null,
-    shippingAddress: null,
-    ...overrides,
-  };
-}
-
-function product(overrides: Partial<LineItemFacts> = {}): LineItemFacts {
-  return {
-    id: 'item-1',
-    type: 'product',
-    referencedId: 'product-1',
-    good: true,
-    quantity: 1,
-    states: [],
-    price: { unitPrice: 10, totalPrice: 10, listPrice: null },
-    delivery: null,
-    product: null,
-    promotion: null,
-    children: [],
-    ...overrides,
-  };
+    context: { channelId: 'channel-a', currencyId: 'EUR' },
+    ...more,
+  });
 }
 
 const factsArb: fc.Arbitrary<Facts> = fc
@@ -53,9 +27,7 @@ const factsArb: fc.Arbitrary<Facts> = fc
     channelId: fc.option(fc.constantFrom(...CHANNELS), { nil: null }),
     currencyId: fc.option(fc.constantFrom(...CURRENCIES), { nil: null }),
   })
-  .map(({ channelId, currencyId }) =>
-    baseFacts({ context: { ...baseFacts().context, channelId, currencyId } }),
-  );
+  .map((context) => baseFacts({ context }));
 
 const leafArb: fc.Arbitrary<ConditionTree> = fc.oneof(
   fc.constant<ConditionTree>({ type: 'alwaysValid' }),
@@ -298,14 +270,10 @@ describe('scopes', () => {
     });
     expect(failure(() => compiled.explain(baseFacts())).code).toBe('RULE_SCOPE_MISSING');
     // With a cart it decides: not (at least one good).
-    const cart = (lineItems: LineItemFacts[]) => ({
-      amount: 0,
-      positionPrice: 0,
-      shippingCost: 0,
-      lineItems,
-    });
-    expect(compiled.evaluate(baseFacts({ cart: cart([]) }))).toBe(true);
-    expect(compiled.evaluate(baseFacts({ cart: cart([product()]) }))).toBe(false);
+    expect(compiled.evaluate(baseFacts({ cart: { lineItems: [] } }))).toBe(true);
+    expect(compiled.evaluate(baseFacts({ cart: { lineItems: [{ type: 'product', good: true }] } }))).toBe(
+      false,
+    );
   });
 
   it('a scope need found through a reference counts too', () => {

@@ -1,27 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { RuleError } from '../errors.ts';
 import type { Facts } from '../facts.ts';
+import { buildFacts } from '../facts-schema.ts';
 import type { ConditionTree, SavedRule } from '../tree.ts';
 import { compileRule, compileRuleSet, RULE_LIMITS } from './compile.ts';
 
 function facts(channelId: string, cart = false): Facts {
-  return {
+  return buildFacts({
     now: '2026-11-22T10:00:00Z',
-    context: {
-      channelId,
-      currencyId: 'EUR',
-      languageId: 'en',
-      taxDisplay: 'gross',
-      shippingMethodId: null,
-      paymentMethodId: null,
-      customerGroupId: null,
-      adminSource: false,
-    },
-    customer: null,
-    billingAddress: null,
-    shippingAddress: null,
-    ...(cart ? { cart: { amount: 120, positionPrice: 115.1, shippingCost: 4.9, lineItems: [] } } : {}),
-  };
+    context: { channelId },
+    ...(cart ? { cart: { amount: 120 } } : {}),
+  });
 }
 
 const inChannel = (id: string): ConditionTree => ({

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { FactsInput } from '../../test-support/facts.ts';
 import { findCondition } from '../catalog/catalog.ts';
 import { compileRule } from '../engine/compile.ts';
-import type { CartFacts, DeliveryFacts, Facts, LineItemFacts, ProductFacts } from '../facts.ts';
+import type { Facts } from '../facts.ts';
+import { buildFacts } from '../facts-schema.ts';
 import type { ConditionTree } from '../tree.ts';
 import { CART_EVALUATORS } from './cart.ts';
 
@@ -18,86 +20,16 @@ const NAMES = [
   'promotionsInCartCount',
 ];
 
-function delivery(overrides: Partial<DeliveryFacts> = {}): DeliveryFacts {
-  return {
-    weight: null,
-    width: null,
-    height: null,
-    length: null,
-    volume: null,
-    stock: null,
-    freeDelivery: false,
-    ...overrides,
-  };
+const NOW = '2024-05-01T12:00:00Z';
+const CONTEXT = { shippingMethodId: 'standard', paymentMethodId: 'invoice' };
+
+/** Facts in the cart scope with the given cart (`null`: none) and whatever else is given. */
+function baseFacts(cart: FactsInput['cart'] | null = {}, more: Partial<FactsInput> = {}): Facts {
+  return buildFacts({ now: NOW, context: CONTEXT, ...(cart === null ? {} : { cart }), ...more });
 }
 
-function product(overrides: Partial<ProductFacts> = {}): ProductFacts {
-  return {
-    parentId: null,
-    manufacturerId: null,
-    categoryIds: null,
-    streamIds: null,
-    tagIds: null,
-    propertyIds: null,
-    optionIds: null,
-    taxId: null,
-    stock: null,
-    isNew: null,
-    isCloseout: null,
-    markAsTopseller: null,
-    createdAt: null,
-    releaseDate: null,
-    productType: null,
-    purchasePrice: null,
-    customFields: null,
-    ruleMetadata: {},
-    ...overrides,
-  };
-}
-
-function item(overrides: Partial<LineItemFacts> = {}): LineItemFacts {
-  return {
-    id: 'item',
-    type: 'product',
-    referencedId: 'product',
-    good: true,
-    quantity: 1,
-    states: [],
-    price: null,
-    delivery: null,
-    product: null,
-    promotion: null,
-    children: [],
-    ...overrides,
-  };
-}
-
-function promotion(overrides: Partial<LineItemFacts> = {}): LineItemFacts {
-  return item({ id: 'promotion', type: 'promotion', referencedId: null, good: false, ...overrides });
-}
-
-function baseFacts(cart: Partial<CartFacts> | null = {}, overrides: Partial<Facts> = {}): Facts {
-  return {
-    now: '2024-05-01T12:00:00Z',
-    context: {
-      channelId: 'channel',
-      currencyId: 'eur',
-      languageId: 'en',
-      taxDisplay: 'gross',
-      shippingMethodId: 'standard',
-      paymentMethodId: 'invoice',
-      customerGroupId: 'group',
-      adminSource: false,
-    },
-    customer: null,
-    billingAddress: null,
-    shippingAddress: null,
-    ...(cart === null
-      ? {}
-      : { cart: { amount: 100, positionPrice: 90, shippingCost: 10, lineItems: [], ...cart } }),
-    ...overrides,
-  };
-}
+const product = { type: 'product' };
+const promotion = { type: 'promotion', good: false };
 
 function evaluate(type: string, value: Record<string, unknown>, facts: Facts): boolean {
   return compileRule({ type, value }).evaluate(facts);
@@ -117,9 +49,9 @@ describe('the cart evaluators', () => {
 });
 
 describe('cartHasDeliveryFreeItem', () => {
-  const free = item({ delivery: delivery({ freeDelivery: true }) });
-  const paid = item({ delivery: delivery({ freeDelivery: false }) });
-  const unknown = item({ delivery: null });
+  const free = { delivery: { freeDelivery: true } };
+  const paid = { delivery: { freeDelivery: false } };
+  const unknown = { delivery: null };
 
   it('compares whether any goods item ships free with `allowed`', () => {
     expect(evaluate('cartHasDeliveryFreeItem', { allowed: true }, baseFacts({ lineItems: [free] }))).toBe(
@@ -150,11 +82,11 @@ describe('cartHasDeliveryFreeItem', () => {
   });
 
   it('looks at nested goods and ignores items that are not goods', () => {
-    const container = item({ type: 'container', good: false, children: [free] });
+    const container = { type: 'container', good: false, children: [free] };
     expect(
       evaluate('cartHasDeliveryFreeItem', { allowed: true }, baseFacts({ lineItems: [container] })),
     ).toBe(true);
-    const freeCredit = item({ type: 'credit', good: false, delivery: delivery({ freeDelivery: true }) });
+    const freeCredit = { type: 'credit', good: false, delivery: { freeDelivery: true } };
     expect(
       evaluate('cartHasDeliveryFreeItem', { allowed: true }, baseFacts({ lineItems: [freeCredit] })),
     ).toBe(false);
@@ -166,7 +98,7 @@ describe('cartHasDeliveryFreeItem', () => {
   });
 
   it('asks the one item in the line-item scope', () => {
-    const itemScope = (lineItem: LineItemFacts): Facts => baseFacts(null, { lineItem });
+    const itemScope = (lineItem: FactsInput['lineItem']): Facts => baseFacts(null, { lineItem });
     expect(evaluate('cartHasDeliveryFreeItem', { allowed: true }, itemScope(free))).toBe(true);
     expect(evaluate('cartHasDeliveryFreeItem', { allowed: false }, itemScope(paid))).toBe(true);
     expect(evaluate('cartHasDeliveryFreeItem', { allowed: false }, itemScope(unknown))).toBe(true);
@@ -184,14 +116,16 @@ describe('cartHasDeliveryFreeItem', () => {
 });
 
 describe('cartTotalPurchasePrice', () => {
-  const priced = (gross: number | null, net: number | null, quantity: number): LineItemFacts =>
-    item({ quantity, product: product({ purchasePrice: { gross, net } }) });
+  const priced = (gross: number | null, net: number | null, quantity: number) => ({
+    quantity,
+    product: { purchasePrice: { gross, net } },
+  });
   const cart = baseFacts({
     lineItems: [
       priced(10, 8, 2),
-      item({ type: 'container', good: false, children: [priced(5, 4, 1)] }),
-      item({ type: 'credit', good: false, product: product({ purchasePrice: { gross: 100, net: 100 } }) }),
-      item({ product: null }),
+      { type: 'container', good: false, children: [priced(5, 4, 1)] },
+      { type: 'credit', good: false, product: { purchasePrice: { gross: 100, net: 100 } } },
+      { product: null },
       priced(null, 1, 3),
     ],
   });
@@ -225,15 +159,18 @@ describe('cartTotalPurchasePrice', () => {
 });
 
 describe('cartWeight', () => {
-  const heavy = (weight: number | null, quantity: number, good = true): LineItemFacts =>
-    item({ quantity, good, delivery: delivery({ weight }) });
+  const heavy = (weight: number | null, quantity: number, good = true) => ({
+    quantity,
+    good,
+    delivery: { weight },
+  });
   const cart = baseFacts({
     lineItems: [
       heavy(1.5, 2),
       heavy(null, 4),
-      item({ delivery: null }),
+      { delivery: null },
       heavy(100, 1, false),
-      item({ good: false, type: 'container', children: [heavy(0.25, 4)] }),
+      { good: false, type: 'container', children: [heavy(0.25, 4)] },
     ],
   });
 
@@ -253,8 +190,11 @@ describe('cartWeight', () => {
 });
 
 describe('cartVolume', () => {
-  const bulky = (volume: number | null, quantity: number, good = true): LineItemFacts =>
-    item({ quantity, good, delivery: delivery({ volume }) });
+  const bulky = (volume: number | null, quantity: number, good = true) => ({
+    quantity,
+    good,
+    delivery: { volume },
+  });
   const cart = baseFacts({
     lineItems: [bulky(100_000_000, 3), bulky(null, 1), bulky(1e9, 1, false), bulky(100_000_000, 2)],
   });
@@ -319,8 +259,7 @@ describe('paymentMethod and shippingMethod', () => {
   });
 
   it('need no cart and treat a missing method as none', () => {
-    const base = baseFacts(null);
-    const facts = { ...base, context: { ...base.context, paymentMethodId: null, shippingMethodId: null } };
+    const facts = buildFacts({ now: NOW });
     expect(evaluate('paymentMethod', { operator: '=', paymentMethodIds: ['invoice'] }, facts)).toBe(false);
     expect(evaluate('paymentMethod', { operator: '!=', paymentMethodIds: ['invoice'] }, facts)).toBe(true);
     expect(evaluate('shippingMethod', { operator: '=' }, facts)).toBe(false);
@@ -331,7 +270,7 @@ describe('paymentMethod and shippingMethod', () => {
 describe('promotionsInCartCount', () => {
   it('counts promotion items, nested ones included', () => {
     const cart = baseFacts({
-      lineItems: [item(), promotion(), item({ type: 'container', good: false, children: [promotion()] })],
+      lineItems: [product, promotion, { type: 'container', good: false, children: [promotion] }],
     });
     expect(evaluate('promotionsInCartCount', { operator: '=', count: 2 }, cart)).toBe(true);
     expect(evaluate('promotionsInCartCount', { operator: '>', count: 2 }, cart)).toBe(false);
@@ -340,7 +279,7 @@ describe('promotionsInCartCount', () => {
   });
 
   it('counts 0 in a cart without promotions, and defaults a missing count to 0', () => {
-    const cart = baseFacts({ lineItems: [item()] });
+    const cart = baseFacts({ lineItems: [product] });
     expect(evaluate('promotionsInCartCount', { operator: '=', count: 0 }, cart)).toBe(true);
     expect(evaluate('promotionsInCartCount', { operator: '>', count: 0 }, cart)).toBe(false);
     expect(evaluate('promotionsInCartCount', { operator: '=' }, cart)).toBe(true);

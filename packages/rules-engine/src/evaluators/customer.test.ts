@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { FactsInput } from '../../test-support/facts.ts';
 import { findCondition } from '../catalog/catalog.ts';
 import { compileRule } from '../engine/compile.ts';
 import { RuleError } from '../errors.ts';
-import type { AddressFacts, CustomerFacts, Facts } from '../facts.ts';
+import type { CustomerFacts, Facts } from '../facts.ts';
+import { buildFacts } from '../facts-schema.ts';
 import { CUSTOMER_EVALUATORS } from './customer.ts';
 import { EVALUATORS } from './index.ts';
 
@@ -47,7 +49,10 @@ const NAMES = [
 
 const NOW = '2024-05-10T12:00:00+00:00';
 
-function address(overrides: Partial<AddressFacts> = {}): AddressFacts {
+type AddressInput = NonNullable<FactsInput['billingAddress']>;
+type CustomerInput = NonNullable<FactsInput['customer']>;
+
+function address(overrides: AddressInput = {}): AddressInput {
   return {
     id: 'address-1',
     street: 'Hauptstraße 1',
@@ -59,7 +64,7 @@ function address(overrides: Partial<AddressFacts> = {}): AddressFacts {
   };
 }
 
-function customer(overrides: Partial<CustomerFacts> = {}): CustomerFacts {
+function customer(overrides: CustomerInput = {}): CustomerInput {
   return {
     id: 'customer-1',
     number: 'C-1000',
@@ -68,18 +73,13 @@ function customer(overrides: Partial<CustomerFacts> = {}): CustomerFacts {
     firstName: 'Ada',
     lastName: 'Lovelace',
     email: 'ada@example.com',
-    company: null,
     birthday: '1990-05-10',
     groupId: 'group-default',
-    requestedGroupId: null,
     salutationId: 'salutation-mrs',
     tagIds: ['tag-vip'],
     affiliateCode: 'AFF-1',
     campaignCode: 'SPRING',
-    createdByAdmin: false,
     newsletterChannelIds: ['channel-1'],
-    customFields: null,
-    ruleMetadata: {},
     firstLogin: '2024-01-01T08:00:00+00:00',
     lastLogin: '2024-05-09T08:00:00+00:00',
     lastOrderDate: '2024-04-30T18:30:00+00:00',
@@ -90,32 +90,30 @@ function customer(overrides: Partial<CustomerFacts> = {}): CustomerFacts {
   };
 }
 
-function baseFacts(overrides: Partial<Facts> = {}): Facts {
-  return {
+const CONTEXT = { channelId: 'channel-1', customerGroupId: 'group-default' };
+
+function baseFacts(overrides: Partial<FactsInput> = {}): Facts {
+  return buildFacts({
     now: NOW,
-    context: {
-      channelId: 'channel-1',
-      currencyId: 'currency-eur',
-      languageId: 'language-en',
-      taxDisplay: 'gross',
-      shippingMethodId: 'shipping-standard',
-      paymentMethodId: 'payment-invoice',
-      customerGroupId: 'group-default',
-      adminSource: false,
-    },
+    context: CONTEXT,
     customer: customer(),
     billingAddress: address({ id: 'address-billing' }),
     shippingAddress: address({ id: 'address-shipping', city: 'Hamburg', street: 'Elbchaussee 2' }),
     ...overrides,
-  };
+  });
 }
 
 /** Facts with the customer's fields replaced. */
-function withCustomer(overrides: Partial<CustomerFacts>, facts: Partial<Facts> = {}): Facts {
+function withCustomer(overrides: CustomerInput, facts: Partial<FactsInput> = {}): Facts {
   return baseFacts({ customer: customer(overrides), ...facts });
 }
 
-const visitor = (facts: Partial<Facts> = {}): Facts => baseFacts({ customer: null, ...facts });
+/** Facts with customer fields the schema refuses (malformed on purpose), set by hand. */
+function withMalformedCustomer(fields: Partial<CustomerFacts>, facts = baseFacts()): Facts {
+  return { ...facts, customer: { ...facts.customer!, ...fields } };
+}
+
+const visitor = (facts: Partial<FactsInput> = {}): Facts => baseFacts({ customer: null, ...facts });
 
 function check(type: string, value: Record<string, unknown>, facts: Facts): boolean {
   return compileRule({ type, value }).evaluate(facts);
@@ -170,7 +168,10 @@ describe('the customer evaluators', () => {
     const factsList = [
       baseFacts(),
       visitor({ billingAddress: null, shippingAddress: null }),
-      withCustomer({ customFields: { a: 1 }, birthday: 'not a date', lastLogin: 'garbage', email: null }),
+      withMalformedCustomer(
+        { birthday: 'not a date', lastLogin: 'garbage' },
+        withCustomer({ customFields: { a: 1 }, email: null }),
+      ),
     ];
     for (const name of NAMES) {
       for (const value of malformed) {
@@ -195,7 +196,7 @@ describe('address texts (customerBillingCity/Street, customerShippingCity/Street
   ] as const;
 
   for (const { type, key, field, side } of cases) {
-    const facts = (text: string | null, more: Partial<Facts> = {}): Facts =>
+    const facts = (text: string | null, more: Partial<FactsInput> = {}): Facts =>
       baseFacts({ [side]: address({ [field]: text }), ...more });
 
     it(`${type}: compares case-insensitively, without trimming`, () => {
@@ -560,14 +561,14 @@ describe('customer groups', () => {
     const value = { operator: '=', customerGroupIds: ['group-default', 'group-b2b'] };
     expect(check('customerCustomerGroup', value, baseFacts())).toBe(true);
     expect(check('customerCustomerGroup', value, visitor())).toBe(true);
-    const other = baseFacts({ context: { ...baseFacts().context, customerGroupId: 'group-retail' } });
+    const other = baseFacts({ context: { ...CONTEXT, customerGroupId: 'group-retail' } });
     expect(check('customerCustomerGroup', value, other)).toBe(false);
     expect(check('customerCustomerGroup', { ...value, operator: '!=' }, other)).toBe(true);
     expect(check('customerCustomerGroup', { ...value, operator: '!=' }, baseFacts())).toBe(false);
     // The context group, not the customer's own.
     const differs = withCustomer({ groupId: 'group-retail' });
     expect(check('customerCustomerGroup', value, differs)).toBe(true);
-    const none = baseFacts({ context: { ...baseFacts().context, customerGroupId: null } });
+    const none = baseFacts({ context: { ...CONTEXT, customerGroupId: null } });
     expect(check('customerCustomerGroup', value, none)).toBe(false);
     expect(check('customerCustomerGroup', { ...value, operator: '!=' }, none)).toBe(true);
   });
@@ -681,7 +682,7 @@ describe('days since (first login, last login, last order)', () => {
     });
 
     it(`${type}: no date or no customer gives the negative operators; empty matches only those`, () => {
-      for (const none of [facts(null), facts('not a date'), visitor()]) {
+      for (const none of [facts(null), withMalformedCustomer({ [field]: 'not a date' }), visitor()]) {
         expect(check(type, { operator: '=', daysPassed: 0 }, none)).toBe(false);
         expect(check(type, { operator: '<', daysPassed: 5 }, none)).toBe(false);
         expect(check(type, { operator: '!=', daysPassed: 0 }, none)).toBe(true);
@@ -792,7 +793,7 @@ describe('customer flags', () => {
 
   it('customerIsNewsletterRecipient: subscribed to the current channel', () => {
     const elsewhere = withCustomer({ newsletterChannelIds: ['channel-2'] });
-    const noChannel = baseFacts({ context: { ...baseFacts().context, channelId: null } });
+    const noChannel = baseFacts({ context: { ...CONTEXT, channelId: null } });
     expect(check('customerIsNewsletterRecipient', { isNewsletterRecipient: true }, baseFacts())).toBe(true);
     expect(check('customerIsNewsletterRecipient', { isNewsletterRecipient: false }, baseFacts())).toBe(false);
     expect(check('customerIsNewsletterRecipient', { isNewsletterRecipient: true }, elsewhere)).toBe(false);
@@ -852,7 +853,7 @@ function referenceFacts(entry: ReferenceCase): Facts {
   const source = entry.facts.customer;
   if (source === null || source === undefined) return visitor();
   const overrides: Record<string, unknown> = {};
-  let billing: AddressFacts | undefined;
+  let billing: AddressInput | undefined;
   for (const [key, given] of Object.entries(source)) {
     if (key === 'activeBillingAddress') {
       const { city, countryStateId } = given as { city?: string; countryStateId?: string };
@@ -865,16 +866,13 @@ function referenceFacts(entry: ReferenceCase): Facts {
         throw new Error(`Unmapped date ${String(given)}`);
       }
       overrides[key] = given === null ? null : THIRTY_MINUTES_AGO;
-    } else if (key in customer()) {
+    } else if (key in baseFacts().customer!) {
       overrides[key] = given;
     } else {
       throw new Error(`Unmapped customer fact ${key}`);
     }
   }
-  return withCustomer(
-    overrides as Partial<CustomerFacts>,
-    billing === undefined ? {} : { billingAddress: billing },
-  );
+  return withCustomer(overrides as CustomerInput, billing === undefined ? {} : { billingAddress: billing });
 }
 
 describe('the public reference cases of the customer conditions', () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { FactsInput } from '../../test-support/facts.ts';
 import { findCondition } from '../catalog/catalog.ts';
 import { compileRule } from '../engine/compile.ts';
-import type { Facts, OrderFacts } from '../facts.ts';
+import type { Facts } from '../facts.ts';
+import { buildFacts } from '../facts-schema.ts';
 import { ORDER_EVALUATORS } from './order.ts';
 
 const NAMES = [
@@ -19,42 +21,11 @@ const NAMES = [
   'orderTransactionStatus',
 ];
 
-function order(overrides: Partial<OrderFacts> = {}): OrderFacts {
-  return {
-    id: 'order',
-    stateId: 'open-state',
-    tagIds: [],
-    affiliateCode: null,
-    campaignCode: null,
-    createdByAdmin: false,
-    customFields: null,
-    ruleMetadata: {},
-    deliveries: [],
-    transactions: [],
-    documents: [],
-    ...overrides,
-  };
-}
+const NOW = '2024-05-01T12:00:00Z';
 
-function baseFacts(orderFacts: OrderFacts | null = order(), overrides: Partial<Facts> = {}): Facts {
-  return {
-    now: '2024-05-01T12:00:00Z',
-    context: {
-      channelId: 'channel',
-      currencyId: 'eur',
-      languageId: 'en',
-      taxDisplay: 'gross',
-      shippingMethodId: 'standard',
-      paymentMethodId: 'invoice',
-      customerGroupId: 'group',
-      adminSource: false,
-    },
-    customer: null,
-    billingAddress: null,
-    shippingAddress: null,
-    ...(orderFacts === null ? {} : { order: orderFacts }),
-    ...overrides,
-  };
+/** Facts in the order scope, with an open order of the given fields; `null`: no order. */
+function orderFacts(order: FactsInput['order'] | null = {}): Facts {
+  return buildFacts({ now: NOW, ...(order === null ? {} : { order: { stateId: 'open-state', ...order } }) });
 }
 
 function evaluate(type: string, value: Record<string, unknown>, facts: Facts): boolean {
@@ -68,7 +39,7 @@ describe('the order evaluators', () => {
   });
 
   it('need the order scope for order conditions', () => {
-    expect(() => evaluate('orderStatus', { operator: '=', stateIds: ['x'] }, baseFacts(null))).toThrow(
+    expect(() => evaluate('orderStatus', { operator: '=', stateIds: ['x'] }, orderFacts(null))).toThrow(
       expect.objectContaining({ code: 'RULE_SCOPE_MISSING' }),
     );
   });
@@ -78,7 +49,7 @@ describe.each([
   ['orderAffiliateCode', 'affiliateCode'],
   ['orderCampaignCode', 'campaignCode'],
 ] as const)('%s', (type, parameter) => {
-  const withCode = (code: string | null): Facts => baseFacts(order({ [parameter]: code }));
+  const withCode = (code: string | null): Facts => orderFacts({ [parameter]: code });
 
   it('compares the code case-insensitively', () => {
     expect(evaluate(type, { operator: '=', [parameter]: 'testingCode' }, withCode('TESTINGcode'))).toBe(true);
@@ -113,10 +84,7 @@ describe.each([
 });
 
 describe('adminSalesChannelSource', () => {
-  const facts = (adminSource: boolean): Facts => {
-    const base = baseFacts(null);
-    return { ...base, context: { ...base.context, adminSource } };
-  };
+  const facts = (adminSource: boolean): Facts => buildFacts({ now: NOW, context: { adminSource } });
 
   it('compares the admin source with the flag (default false), without an order', () => {
     expect(evaluate('adminSalesChannelSource', { hasAdminSalesChannelSource: true }, facts(true))).toBe(true);
@@ -136,8 +104,8 @@ describe('adminSalesChannelSource', () => {
 
 describe('orderCreatedByAdmin', () => {
   it('compares whether staff created the order with the flag (default true)', () => {
-    const byAdmin = baseFacts(order({ createdByAdmin: true }));
-    const byCustomer = baseFacts(order({ createdByAdmin: false }));
+    const byAdmin = orderFacts({ createdByAdmin: true });
+    const byCustomer = orderFacts({ createdByAdmin: false });
     expect(evaluate('orderCreatedByAdmin', { shouldOrderBeCreatedByAdmin: true }, byAdmin)).toBe(true);
     expect(evaluate('orderCreatedByAdmin', { shouldOrderBeCreatedByAdmin: true }, byCustomer)).toBe(false);
     expect(evaluate('orderCreatedByAdmin', { shouldOrderBeCreatedByAdmin: false }, byCustomer)).toBe(true);
@@ -149,7 +117,7 @@ describe('orderCreatedByAdmin', () => {
 
 describe('orderCustomField', () => {
   const textField = { name: 'custom_order_note', type: 'text' };
-  const facts = baseFacts(order({ customFields: { custom_order_note: 'gift', custom_order_size: 3 } }));
+  const facts = orderFacts({ customFields: { custom_order_note: 'gift', custom_order_size: 3 } });
 
   it('compares the named field of the order custom fields', () => {
     const value = (operator: string, renderedFieldValue: unknown) => ({
@@ -172,11 +140,11 @@ describe('orderCustomField', () => {
   });
 
   it('matches only `!=` when the order lacks the field or has no custom fields', () => {
-    const noFields = baseFacts(order({ customFields: null }));
+    const noFields = orderFacts({ customFields: null });
     const rule = { renderedField: textField, renderedFieldValue: 'gift' };
     expect(evaluate('orderCustomField', { ...rule, operator: '=' }, noFields)).toBe(false);
     expect(evaluate('orderCustomField', { ...rule, operator: '!=' }, noFields)).toBe(true);
-    const other = baseFacts(order({ customFields: { unrelated: 'gift' } }));
+    const other = orderFacts({ customFields: { unrelated: 'gift' } });
     expect(evaluate('orderCustomField', { ...rule, operator: '=' }, other)).toBe(false);
     expect(evaluate('orderCustomField', { ...rule, operator: '!=' }, other)).toBe(true);
   });
@@ -198,7 +166,7 @@ describe('orderCustomField', () => {
 
 describe('orderDeliveryStatus', () => {
   const delivered = (...stateIds: (string | null)[]): Facts =>
-    baseFacts(order({ deliveries: stateIds.map((stateId) => ({ stateId, trackingCodes: [] })) }));
+    orderFacts({ deliveries: stateIds.map((stateId) => ({ stateId })) });
 
   it('compares the delivery states with the rule ids (any shared id)', () => {
     expect(
@@ -233,7 +201,7 @@ describe('orderDeliveryStatus', () => {
 
 describe('orderDocumentType and orderDocumentTypeSent', () => {
   const withDocuments = (...documents: [string | null, boolean][]): Facts =>
-    baseFacts(order({ documents: documents.map(([documentTypeId, sent]) => ({ documentTypeId, sent })) }));
+    orderFacts({ documents: documents.map(([documentTypeId, sent]) => ({ documentTypeId, sent })) });
   const invoiceDraft = withDocuments(['invoice', false]);
   const invoiceSent = withDocuments(['invoice', true], ['delivery-note', false]);
 
@@ -270,7 +238,7 @@ describe('orderDocumentType and orderDocumentTypeSent', () => {
 
 describe('orderStatus', () => {
   it('finds the order state in the rule states, ignoring case', () => {
-    const facts = baseFacts(order({ stateId: 'Open-State' }));
+    const facts = orderFacts({ stateId: 'Open-State' });
     expect(evaluate('orderStatus', { operator: '=', stateIds: ['x', 'OPEN-state'] }, facts)).toBe(true);
     expect(evaluate('orderStatus', { operator: '=', stateIds: ['x'] }, facts)).toBe(false);
     expect(evaluate('orderStatus', { operator: '!=', stateIds: ['x'] }, facts)).toBe(true);
@@ -278,31 +246,31 @@ describe('orderStatus', () => {
   });
 
   it('never matches without an order state or without rule states', () => {
-    const stateless = baseFacts(order({ stateId: null }));
+    const stateless = orderFacts({ stateId: null });
     expect(evaluate('orderStatus', { operator: '=', stateIds: ['x'] }, stateless)).toBe(false);
     expect(evaluate('orderStatus', { operator: '!=', stateIds: ['x'] }, stateless)).toBe(false);
-    expect(evaluate('orderStatus', { operator: '!=' }, baseFacts())).toBe(false);
-    expect(evaluate('orderStatus', { operator: '!=', stateIds: null }, baseFacts())).toBe(false);
+    expect(evaluate('orderStatus', { operator: '!=' }, orderFacts())).toBe(false);
+    expect(evaluate('orderStatus', { operator: '!=', stateIds: null }, orderFacts())).toBe(false);
   });
 });
 
 describe('orderTag', () => {
   it('compares the order tags with the rule ids', () => {
-    const tagged = baseFacts(order({ tagIds: ['kyln123'] }));
+    const tagged = orderFacts({ tagIds: ['kyln123'] });
     expect(evaluate('orderTag', { operator: '=', identifiers: ['kyln123', 'kyln456'] }, tagged)).toBe(true);
     expect(evaluate('orderTag', { operator: '=', identifiers: ['kyln000'] }, tagged)).toBe(false);
     expect(evaluate('orderTag', { operator: '!=', identifiers: ['kyln123', 'kyln456'] }, tagged)).toBe(false);
     expect(evaluate('orderTag', { operator: '!=', identifiers: ['kyln000'] }, tagged)).toBe(true);
     expect(evaluate('orderTag', { operator: 'empty' }, tagged)).toBe(false);
-    expect(evaluate('orderTag', { operator: 'empty' }, baseFacts())).toBe(true);
-    expect(evaluate('orderTag', { operator: '!=', identifiers: ['kyln123'] }, baseFacts())).toBe(true);
-    expect(evaluate('orderTag', { operator: '=', identifiers: ['kyln123'] }, baseFacts())).toBe(false);
+    expect(evaluate('orderTag', { operator: 'empty' }, orderFacts())).toBe(true);
+    expect(evaluate('orderTag', { operator: '!=', identifiers: ['kyln123'] }, orderFacts())).toBe(true);
+    expect(evaluate('orderTag', { operator: '=', identifiers: ['kyln123'] }, orderFacts())).toBe(false);
   });
 });
 
 describe('orderTrackingCode', () => {
   const tracked = (...codes: string[][]): Facts =>
-    baseFacts(order({ deliveries: codes.map((trackingCodes) => ({ stateId: 'open', trackingCodes })) }));
+    orderFacts({ deliveries: codes.map((trackingCodes) => ({ stateId: 'open', trackingCodes })) });
 
   it('compares whether any delivery carries a non-blank tracking code with `isSet`', () => {
     expect(evaluate('orderTrackingCode', { isSet: true }, tracked(['TrackingCode123']))).toBe(true);
@@ -322,7 +290,7 @@ describe('orderTrackingCode', () => {
 
 describe('orderTransactionStatus', () => {
   const paid = (...transactions: [string | null, string | null][]): Facts =>
-    baseFacts(order({ transactions: transactions.map(([stateId, stateName]) => ({ stateId, stateName })) }));
+    orderFacts({ transactions: transactions.map(([stateId, stateName]) => ({ stateId, stateName })) });
 
   it('compares the state of the transaction in progress', () => {
     const facts = paid(['in-progress-id', 'in_progress']);
