@@ -133,6 +133,9 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'automation.preview': [{ condition: { type: 'alwaysValid' }, contextToken: aContextToken }, true],
     'automation.explain': [{ ruleId: A_RULE, facts: { now: '2026-01-01T00:00:00Z' } }, true],
     'automation.import': [{ condition: [{ id: 'x', type: 'alwaysValid', parentId: null }] }, false],
+    'automation.executions': [{ limit: 10 }, false],
+    // Another shop finds no such job: 404, nothing changed.
+    'automation.executions.resolve': [{ id: B_ONLY, resolution: 'abandon' }, true],
     'automation.entities.save': [
       { entity: 'products', id: A_PRODUCT, revision: 1, data: { tier: 'gold' } },
       true,

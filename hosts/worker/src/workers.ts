@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { OUTBOX_CHANNEL } from '@cartwright/repository';
+import { FLOW_JOBS_CHANNEL, OUTBOX_CHANNEL } from '@cartwright/repository';
 import {
   consumeOnce,
   type Projection,
   projections,
   releaseLeases,
+  runDueJobs,
   type Services,
   type WorkerRole,
 } from '@cartwright/service';
@@ -34,12 +35,21 @@ export interface WorkerOptions {
   readonly maxBatches?: number | undefined;
   /** Receives every log record (default: JSON lines on stderr). */
   readonly log?: ((line: WorkerLogLine) => void) | undefined;
+  /** Flow jobs claimed per round by the `app-worker` role's flow runner (default 10). */
+  readonly jobBatchSize?: number | undefined;
+  /** Test seam of the flow runner: runs after a step's receipt commits, before its action. */
+  readonly afterReceipt?: ((key: string) => Promise<void>) | undefined;
 }
+
+/** The role whose loop runs flow jobs. */
+const FLOW_RUNNER_ROLE: WorkerRole = 'app-worker';
 
 export interface WorkerHandle {
   readonly owner: string;
   /** Names of the projections this handle runs, one loop each. */
   readonly projections: readonly string[];
+  /** Whether this handle runs flow jobs (the `app-worker` role). */
+  readonly runsFlows: boolean;
   /**
    * Graceful shutdown: takes no new claims, lets the in-flight batch commit, gives back every
    * lease of this owner and unsubscribes from NOTIFY. Idempotent.
@@ -54,8 +64,17 @@ export interface WorkerHandle {
   idle(): Promise<void>;
 }
 
+/** What one round of a loop did: whether there may be more to do at once, and what to log. */
+interface Round {
+  readonly busy: boolean;
+  readonly lines: readonly WorkerLogLine[];
+}
+
 interface Loop {
-  readonly projection: Projection;
+  /** A projection's name, or `flow-runner`. */
+  readonly name: string;
+  readonly kind: 'projection' | 'flows';
+  readonly round: () => Promise<Round>;
   /** Set by NOTIFY or idle(): the next wait returns at once, so no wake-up is lost mid-round. */
   wakeRequested: boolean;
   /** Ends the current wait early; null while a round runs or during an error back-off. */
@@ -85,15 +104,45 @@ export function startWorkers(services: Services, options: WorkerOptions): Worker
 
   const controller = new AbortController();
   const { signal } = controller;
-  const loops: Loop[] = (options.projections ?? projections)
-    .filter((projection) => options.roles.includes(projection.role))
-    .map((projection) => ({
-      projection,
-      wakeRequested: false,
-      wake: null,
-      idleWaiters: [],
-      done: Promise.resolve(),
-    }));
+  const jobBatchSize = positiveInteger('jobBatchSize', options.jobBatchSize ?? 10);
+  const loopOf = (name: string, kind: Loop['kind'], round: () => Promise<Round>): Loop => ({
+    name,
+    kind,
+    round,
+    wakeRequested: false,
+    wake: null,
+    idleWaiters: [],
+    done: Promise.resolve(),
+  });
+  const projectionRound = (projection: Projection) => async (): Promise<Round> => {
+    const report = await consumeOnce(services, projection, { owner, leaseMs, batchSize, maxBatches, signal });
+    const fields = { owner, projection: projection.name, tenantId: report.tenantId, applied: report.applied };
+    const lines: WorkerLogLine[] = report.leaseLost
+      ? [{ level: 'warn', msg: 'lease lost', ...fields }]
+      : report.applied > 0
+        ? [{ level: 'info', msg: 'applied', ...fields }]
+        : [];
+    return { busy: report.tenantId !== null, lines };
+  };
+  const flowRound = async (): Promise<Round> => {
+    const ran = await runDueJobs(services, {
+      owner,
+      leaseMs,
+      batchSize: jobBatchSize,
+      signal,
+      afterReceipt: options.afterReceipt,
+    });
+    return {
+      busy: ran > 0,
+      lines: ran > 0 ? [{ level: 'info', msg: 'flow jobs ran', owner, jobs: ran }] : [],
+    };
+  };
+  const loops: Loop[] = [
+    ...(options.projections ?? projections)
+      .filter((projection) => options.roles.includes(projection.role))
+      .map((projection) => loopOf(projection.name, 'projection', projectionRound(projection))),
+    ...(options.roles.includes(FLOW_RUNNER_ROLE) ? [loopOf('flow-runner', 'flows', flowRound)] : []),
+  ];
 
   const wakeAll = () => {
     for (const loop of loops) {
@@ -107,16 +156,23 @@ export function startWorkers(services: Services, options: WorkerOptions): Worker
   const listening: Promise<(() => Promise<void>) | null> =
     loops.length === 0
       ? Promise.resolve(null)
-      : services.database.listen(OUTBOX_CHANNEL, wakeAll).catch((error: unknown) => {
-          emit({
-            level: 'warn',
-            msg: 'listen failed, polling only',
-            owner,
-            pollMs,
-            error: describeError(error),
+      : Promise.all([
+          services.database.listen(OUTBOX_CHANNEL, wakeAll),
+          services.database.listen(FLOW_JOBS_CHANNEL, wakeAll),
+        ])
+          .then((unlistens) => async () => {
+            for (const unlisten of unlistens) await unlisten();
+          })
+          .catch((error: unknown) => {
+            emit({
+              level: 'warn',
+              msg: 'listen failed, polling only',
+              owner,
+              pollMs,
+              error: describeError(error),
+            });
+            return null;
           });
-          return null;
-        });
 
   /** Waits up to `ms`; stop always ends it early, a wake request only when `wakeable`. */
   const pause = (loop: Loop, ms: number, wakeable: boolean): Promise<void> => {
@@ -135,38 +191,13 @@ export function startWorkers(services: Services, options: WorkerOptions): Worker
   };
 
   const run = async (loop: Loop): Promise<void> => {
-    const projection = loop.projection.name;
     while (!signal.aborted) {
       loop.wakeRequested = false;
       const armed = loop.idleWaiters.splice(0);
       try {
-        const report = await consumeOnce(services, loop.projection, {
-          owner,
-          leaseMs,
-          batchSize,
-          maxBatches,
-          signal,
-        });
-        if (report.leaseLost) {
-          emit({
-            level: 'warn',
-            msg: 'lease lost',
-            owner,
-            projection,
-            tenantId: report.tenantId,
-            applied: report.applied,
-          });
-        } else if (report.applied > 0) {
-          emit({
-            level: 'info',
-            msg: 'applied',
-            owner,
-            projection,
-            tenantId: report.tenantId,
-            applied: report.applied,
-          });
-        }
-        if (report.tenantId === null) {
+        const round = await loop.round();
+        for (const line of round.lines) emit(line);
+        if (!round.busy) {
           for (const resolve of armed) resolve();
           await pause(loop, pollMs, true);
         } else {
@@ -178,7 +209,7 @@ export function startWorkers(services: Services, options: WorkerOptions): Worker
           level: 'error',
           msg: 'round failed, retrying',
           owner,
-          projection,
+          ...(loop.kind === 'projection' ? { projection: loop.name } : { loop: loop.name }),
           retryMs: pollMs,
           error: describeError(error),
         });
@@ -200,7 +231,7 @@ export function startWorkers(services: Services, options: WorkerOptions): Worker
   });
   for (const loop of loops) loop.done = ready.then(() => run(loop));
 
-  const names = loops.map((loop) => loop.projection.name);
+  const names = loops.filter((loop) => loop.kind === 'projection').map((loop) => loop.name);
   emit({
     level: 'info',
     msg: 'workers started',
@@ -215,6 +246,7 @@ export function startWorkers(services: Services, options: WorkerOptions): Worker
   return {
     owner,
     projections: names,
+    runsFlows: loops.some((loop) => loop.kind === 'flows'),
     stop() {
       stopping ??= (async () => {
         controller.abort();

@@ -187,10 +187,11 @@ describe(`startWorkers (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
   it('runs no loop for roles without projections, and idles and stops at once', async () => {
     const sink = collectLog();
     const handle = startWorkers(services, {
-      roles: ['payment-worker', 'app-worker', 'translation-worker', 'media-worker'],
+      roles: ['payment-worker', 'translation-worker', 'media-worker'],
       log: sink.log,
     });
     expect(handle.projections).toEqual([]);
+    expect(handle.runsFlows).toBe(false);
     await handle.idle();
     await handle.stop();
     expect(sink.lines.map((line) => line.msg)).toEqual(['workers started', 'workers stopped']);

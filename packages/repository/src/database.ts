@@ -241,3 +241,10 @@ export async function lockTransaction(tx: Executor, key: string): Promise<void> 
 export async function readOnlyTransaction(tx: Executor): Promise<void> {
   await tx.execute(sql`set transaction read only`);
 }
+
+/** Runs `work` in a savepoint of the caller's transaction: its writes roll back alone if it throws. */
+export function inSavepoint<T>(tx: Executor, work: (inner: Executor) => Promise<T>): Promise<T> {
+  return (tx as PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>).transaction(
+    work,
+  );
+}

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  type Executor,
   findChannelByAccessKey,
   findMembership,
   findTenant,
@@ -94,29 +95,34 @@ export async function authenticate(
   const now = services.clock.now();
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return denied;
   if (!(await findTenant(db, tenantId))) return denied;
-  let role: Role;
-  let granted: readonly string[] | null;
-  if (row.kind === 'personal') {
-    const membership = row.userId ? await findMembership(db, tenantId, row.userId) : undefined;
-    if (!membership) return denied;
-    role = membership.role;
-    granted = membership.permissions;
-  } else {
-    role = row.role ?? 'reader';
-    granted = row.permissions;
-  }
+  const grant = await grantOfToken(db, tenantId, row);
+  if (!grant) return denied;
   await touchToken(db, tenantId, row.id, now);
   return {
     ok: true,
-    value: {
-      tenantId,
-      tokenId: row.id,
-      tokenKind: row.kind,
-      userId: row.userId,
-      role,
-      permissions: effectivePermissions(role, granted),
-    },
+    value: { tenantId, tokenId: row.id, tokenKind: row.kind, userId: row.userId, ...grant },
   };
+}
+
+/**
+ * What a live token may do now: a personal token its member's current role and permissions (none
+ * once the membership is gone), an API token its own. Also asked again when a flow acts later.
+ */
+export async function grantOfToken(
+  db: Executor,
+  tenantId: string,
+  row: { kind: TokenKind; userId: string | null; role: Role | null; permissions: readonly string[] | null },
+): Promise<{ role: Role; permissions: ReadonlySet<Permission> } | null> {
+  if (row.kind === 'personal') {
+    const membership = row.userId ? await findMembership(db, tenantId, row.userId) : undefined;
+    if (!membership) return null;
+    return {
+      role: membership.role,
+      permissions: effectivePermissions(membership.role, membership.permissions),
+    };
+  }
+  const role = row.role ?? 'reader';
+  return { role, permissions: effectivePermissions(role, row.permissions) };
 }
 
 /** The actor recorded on events and activity. */

@@ -30,6 +30,8 @@ export type ErrorCode =
   | 'RULE_REFERENCE_DEPTH'
   | 'RULE_REFERENCE_LIMIT'
   | 'CONTEXT_REQUIRED'
+  | 'APP_NOT_INSTALLED'
+  | 'UNSUPPORTED_ACTION'
   | 'INTERNAL';
 
 /** The one code → HTTP status table (MCP carries the same codes in `isError` results). */
@@ -64,6 +66,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   RULE_REFERENCE_DEPTH: 422,
   RULE_REFERENCE_LIMIT: 422,
   CONTEXT_REQUIRED: 400,
+  APP_NOT_INSTALLED: 409,
+  UNSUPPORTED_ACTION: 422,
   INTERNAL: 500,
 };
 
@@ -98,6 +102,8 @@ const titles: Record<ErrorCode, string> = {
   RULE_REFERENCE_DEPTH: 'Rule references too deep',
   RULE_REFERENCE_LIMIT: 'Too many referenced rules',
   CONTEXT_REQUIRED: 'Cart context token required',
+  APP_NOT_INSTALLED: 'App not installed',
+  UNSUPPORTED_ACTION: 'Action not supported',
   INTERNAL: 'Internal error',
 };
 

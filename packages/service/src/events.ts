@@ -4,7 +4,17 @@ import type { Services } from './services.ts';
 export type Actor =
   | { readonly kind: 'token'; readonly tokenId: string; readonly userId: string | null }
   | { readonly kind: 'system'; readonly process: string }
-  | { readonly kind: 'customer'; readonly customerId: string; readonly contextId: string };
+  | { readonly kind: 'customer'; readonly customerId: string; readonly contextId: string }
+  /** A flow's action step, acting for whoever last saved the flow (or the shop, for starters). */
+  | {
+      readonly kind: 'flow';
+      readonly flowId: string;
+      readonly jobId: string;
+      readonly nodeId: string;
+      readonly onBehalfOf:
+        | { readonly kind: 'token'; readonly tokenId: string; readonly userId: string | null }
+        | { readonly kind: 'system' };
+    };
 
 /** Appends one domain event to the outbox in the caller's transaction. */
 export async function recordEvent(

@@ -167,6 +167,8 @@ export const definitions = pgTable(
     revision: integer('revision').notNull().default(1),
     active: boolean('active').notNull().default(true),
     data: jsonb('data').notNull(),
+    /** Who last saved it (a flow acts for them); null for starters the shop was given. */
+    savedBy: jsonb('saved_by').$type<{ kind: 'token'; tokenId: string; userId: string | null }>(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

@@ -22,13 +22,19 @@ const FILE_PREFIX: Record<DocumentType, string> = { invoice: 'invoice', delivery
  * Renders, numbers and stores a document of an order in the caller's transaction, with its
  * activity entry and `document.created` event. Numbers count per shop and type without gaps: the
  * counter row stays locked until the transaction ends, and a rollback takes the number back.
- * The staff operation and the flow action "generate document" both call this.
+ * The staff operation and the flow action "generate document" both call this; a flow passes its
+ * step key, kept on the activity entry so a replayed step finds the document it already made.
  */
 export async function createDocument(
   tx: Executor,
   services: Services,
   tenantId: string,
-  request: { readonly orderId: string; readonly type: DocumentType; readonly actor: Actor },
+  request: {
+    readonly orderId: string;
+    readonly type: DocumentType;
+    readonly actor: Actor;
+    readonly stepKey?: string;
+  },
 ): Promise<Result<DocumentWithFile>> {
   const { orderId, type, actor } = request;
   const order = await findOrder(tx, tenantId, orderId);
@@ -77,7 +83,7 @@ export async function createDocument(
     kind: 'document',
     author: actor,
     text: `${documentTitle(documentLabels('en'), type)} ${number} created`,
-    data: { documentId: document.id, type, number },
+    data: { documentId: document.id, type, number, ...(request.stepKey ? { stepKey: request.stepKey } : {}) },
     createdAt: issuedAt,
   });
   await recordEvent(tx, services, tenantId, actor, 'document.created', {

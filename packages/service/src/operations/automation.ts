@@ -9,6 +9,7 @@ import {
   findRevisioned,
   listChannels,
   listDefinitions,
+  listOpenJobsNaming,
   readOnlyTransaction,
   saveRevisioned,
 } from '@cartwright/repository';
@@ -23,11 +24,12 @@ import {
   validateCondition,
 } from '@cartwright/rules-engine';
 import * as v from 'valibot';
-import { actorOf } from '../auth.ts';
+import { actorOf, type Principal } from '../auth.ts';
 import { compileWithSavedRules, conditionOf, ruleFailure } from '../automation/rules.ts';
 import { currentCartOf, factsOfCart } from '../carts/cart.ts';
 import { type Failure, fail, ok, type Result } from '../errors.ts';
 import { recordEvent } from '../events.ts';
+import { conditionsOf, parseFlowData, permissionsOfActions, ruleIdsOfFlow } from '../flows/definition.ts';
 import { defineOperation, fieldErrors } from '../registry.ts';
 import { EmptyInput, iso, Revision, Timestamp, Translated, Uuid } from '../schemas.ts';
 import { resolveShopContext } from '../store-context.ts';
@@ -114,8 +116,9 @@ export const listAutomation = defineOperation({
 
 // Rules: the catalog, revision-bound saves and deletes, dependencies, preview, explain, import.
 
-const KIND = v.picklist(['rules']);
-const KIND_OF = { rules: 'rule' } as const;
+const KIND = v.picklist(['rules', 'flows']);
+const KIND_OF = { rules: 'rule', flows: 'flow' } as const;
+const NOUN = { rules: 'rule', flows: 'flow' } as const;
 
 /** Campaign attributes: when a definition applies, how it ranks, whether it excludes others. */
 const Campaign = v.pipe(
@@ -185,7 +188,7 @@ export const readAutomationCatalog = defineOperation({
 export const saveAutomationDefinition = defineOperation({
   name: 'automation.save',
   summary:
-    'Creates (revision 0) or replaces (the stored revision) a rule. The condition is validated against the catalog and its saved-rule references resolved (missing, inactive, cyclic, too deep or too many are refused).',
+    'Creates (revision 0) or replaces (the stored revision) a rule or a flow. Conditions are validated against the catalog and saved-rule references resolved (missing, inactive, cyclic, too deep or too many are refused); a flow graph is validated (edges, ids, cycles, reachability, 1–100 nodes, delays ≤ 30 days, actions and their configs) and its actions must be within the saver’s rights.',
   http: { method: 'PUT', path: '/api/automation/:kind/:id' },
   permission: 'settings.write',
   readOnly: false,
@@ -198,26 +201,21 @@ export const saveAutomationDefinition = defineOperation({
   }),
   output: Definition,
   async handler({ services, tenantId, principal }, input) {
-    const parsed = v.safeParse(RuleData, input.data);
-    if (!parsed.success) {
-      return fail('VALIDATION_FAILED', 'The rule does not match its schema.', {
-        errors: fieldErrors(parsed.issues).map((error) => ({ ...error, pointer: `/data${error.pointer}` })),
-      });
-    }
-    const data = parsed.output;
-    const invalid = conditionIssues(data.condition, '/data/condition');
-    if (invalid) return invalid;
+    const checked = checkDefinition(input.kind, input.data, principal);
+    if (!checked.ok) return checked;
+    const { data, conditions } = checked.value;
     const kind = KIND_OF[input.kind];
     return services.database.transaction(async (tx) => {
       const table = definitionTables[kind];
       const current = await findRevisioned(tx, table, tenantId, input.id, 'update');
-      if ((current?.revision ?? 0) !== input.revision)
+      if ((current?.revision ?? 0) !== input.revision) {
         return staleRevision(input.revision, current?.revision ?? 0);
+      }
       const active = input.active ?? current?.active ?? true;
-      // Checked as the rule will be (its new version stands in for the stored one), so a
+      // A rule is checked as it will be (its new version stands in for the stored one), so a
       // reference through other rules back to it is a cycle.
-      const compiled = await compileWithSavedRules(tx, tenantId, data.condition, '/data/condition', {
-        replace: { id: input.id, active: true, condition: data.condition },
+      const compiled = await compileWithSavedRules(tx, tenantId, conditions, '/data/condition', {
+        ...(kind === 'rule' ? { replace: { id: input.id, active: true, condition: conditions } } : {}),
         lock: true,
       });
       if (!compiled.ok) return compiled;
@@ -227,7 +225,7 @@ export const saveAutomationDefinition = defineOperation({
         tenantId,
         input.id,
         input.revision,
-        { kind, id: input.id, key: current?.key ?? null, active, data },
+        { kind, id: input.id, key: current?.key ?? null, active, data, savedBy: actorOf(principal) },
         services.clock.now(),
       );
       if (!saved.ok) return staleRevision(input.revision, saved.actual);
@@ -240,11 +238,51 @@ export const saveAutomationDefinition = defineOperation({
   },
 });
 
+/**
+ * A definition's data checked for saving, with the conditions to compile against the saved
+ * rules. A flow's actions must be within the saver's own rights: it acts for them later.
+ */
+function checkDefinition(
+  kind: v.InferOutput<typeof KIND>,
+  input: unknown,
+  principal: Principal,
+): Result<{ data: unknown; conditions: ConditionTree }> {
+  if (kind === 'flows') {
+    const flow = parseFlowData(input);
+    if (!flow.ok) return flow;
+    const missing = permissionsOfActions(flow.value).find(
+      ({ permission }) => !principal.permissions.has(permission),
+    );
+    if (missing) {
+      return fail(
+        'FORBIDDEN',
+        `The flow's action ${missing.action} needs ${missing.permission}, which you do not hold.`,
+      );
+    }
+    return ok({ data: flow.value, conditions: conditionsOf(flow.value) });
+  }
+  const parsed = v.safeParse(RuleData, input);
+  if (!parsed.success) {
+    return fail('VALIDATION_FAILED', 'The rule does not match its schema.', {
+      errors: fieldErrors(parsed.issues).map((error) => ({ ...error, pointer: `/data${error.pointer}` })),
+    });
+  }
+  const invalid = conditionIssues(parsed.output.condition, '/data/condition');
+  if (invalid) return invalid;
+  return ok({ data: parsed.output, conditions: parsed.output.condition });
+}
+
 const Blocker = v.object({ kind: v.string(), id: v.string(), key: v.optional(v.nullable(v.string())) });
 
-/** What still names a definition (any exact id in rule, flow or promotion JSON, channels). */
+/**
+ * What still names a definition: any exact id in rule, flow or promotion JSON, channels, and
+ * flow jobs that have not ended (queued, running, waiting, uncertain or failed) of the flow or
+ * holding the rule frozen.
+ */
 async function blockersOf(tx: Executor, tenantId: string, id: string) {
-  return (await findReferences(tx, tenantId, id)).filter((reference) => reference.id !== id);
+  const references = (await findReferences(tx, tenantId, id)).filter((reference) => reference.id !== id);
+  const jobs = await listOpenJobsNaming(tx, tenantId, id);
+  return [...references, ...jobs.map((job) => ({ kind: 'job', id: job.id, key: job.status }))];
 }
 
 export const listAutomationDependencies = defineOperation({
@@ -264,12 +302,15 @@ export const listAutomationDependencies = defineOperation({
   async handler({ services, tenantId }, input) {
     const db = services.database.db;
     const [row] = await findDefinitions(db, tenantId, KIND_OF[input.kind], [input.id]);
-    if (!row) return fail('NOT_FOUND', 'No such rule exists in this shop.');
+    if (!row) return fail('NOT_FOUND', `No such ${NOUN[input.kind]} exists in this shop.`);
     return ok({
       kind: input.kind,
       id: input.id,
       blockers: await blockersOf(db, tenantId, input.id),
-      references: referencedRuleIds(conditionOf(row.data)),
+      references:
+        row.kind === 'flow'
+          ? ((parsed) => (parsed.ok ? ruleIdsOfFlow(parsed.value) : []))(parseFlowData(row.data))
+          : referencedRuleIds(conditionOf(row.data)),
     });
   },
 });
@@ -277,7 +318,7 @@ export const listAutomationDependencies = defineOperation({
 export const deleteAutomationDefinition = defineOperation({
   name: 'automation.delete',
   summary:
-    'Deletes a rule at its stored revision. Refused while anything references it (the answer lists the blockers): deactivate it instead.',
+    'Deletes a rule or flow at its stored revision. Refused while anything references it, unfinished jobs included (the answer lists the blockers): deactivate it instead.',
   http: { method: 'DELETE', path: '/api/automation/:kind/:id' },
   permission: 'settings.write',
   readOnly: false,
@@ -288,11 +329,11 @@ export const deleteAutomationDefinition = defineOperation({
     return services.database.transaction(async (tx) => {
       // Locked first: saves that reference it hold it FOR SHARE, so no new use slips in.
       const current = await findRevisioned(tx, definitionTables[kind], tenantId, input.id, 'update');
-      if (!current) return fail('NOT_FOUND', 'No such rule exists in this shop.');
+      if (!current) return fail('NOT_FOUND', `No such ${NOUN[input.kind]} exists in this shop.`);
       if (current.revision !== input.revision) return staleRevision(input.revision, current.revision);
       const blockers = await blockersOf(tx, tenantId, input.id);
       if (blockers.length > 0) {
-        return fail('REFERENCED', 'The rule is still referenced; deactivate it instead.', {
+        return fail('REFERENCED', `The ${NOUN[input.kind]} is still referenced; deactivate it instead.`, {
           extensions: { references: blockers },
         });
       }

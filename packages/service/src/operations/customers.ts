@@ -165,6 +165,87 @@ const UpdateInput = v.object({
   defaultShippingAddressId: v.optional(v.nullable(Uuid)),
 });
 
+/** What `customers.update` may change on a customer (the password already hashed). */
+export type CustomerChanges = Omit<v.InferOutput<typeof UpdateInput>, 'id' | 'revision' | 'password'> & {
+  readonly passwordHash?: string | undefined;
+};
+
+/**
+ * Changes fields of a customer in the caller's transaction and records `customer.updated`; a
+ * changed group or status (or a new password) revokes every storefront context of the customer,
+ * and with it their open carts' authority, and records `customer.group_changed` /
+ * `customer.status_changed`. `revision` binds the change to the revision the caller read; flows,
+ * which act on the current customer, omit it. The staff operation and the flow actions on
+ * customers all call this.
+ */
+export async function updateCustomerFields(
+  tx: Executor,
+  services: Services,
+  tenantId: string,
+  actor: Actor,
+  id: string,
+  revision: number | undefined,
+  changes: CustomerChanges,
+): Promise<Result<CustomerRow>> {
+  const { passwordHash } = changes;
+  const current = await findCustomer(tx, tenantId, id, 'update');
+  if (!current) return notFound(id);
+  if (revision !== undefined && current.revision !== revision)
+    return staleRevision(revision, current.revision);
+  if (current.guest && passwordHash !== undefined) {
+    return fail('VALIDATION_FAILED', 'Guests have no password.', {
+      errors: [{ pointer: '/password', message: 'not allowed for guests' }],
+    });
+  }
+  const addressIds = new Set((await listCustomerAddresses(tx, tenantId, id)).map((row) => row.id));
+  const refused =
+    checkBirthday(services, changes.birthday) ??
+    checkCompany(
+      changes.group ?? current.group,
+      changes.company === undefined ? current.company : changes.company,
+    ) ??
+    unknownAddress(addressIds, changes.defaultBillingAddressId, '/defaultBillingAddressId') ??
+    unknownAddress(addressIds, changes.defaultShippingAddressId, '/defaultShippingAddressId') ??
+    (changes.email !== undefined && !current.guest
+      ? await claimEmail(tx, tenantId, changes.email, '/email', id)
+      : null);
+  if (refused) return refused;
+  const fields: CustomerFields = Object.fromEntries(
+    Object.entries(changes).filter(([, value]) => value !== undefined),
+  );
+  const at = services.clock.now();
+  const row = await updateCustomer(tx, tenantId, id, fields, at);
+  await recordEvent(tx, services, tenantId, actor, 'customer.updated', {
+    customerId: id,
+    revision: row.revision,
+    changed: Object.keys(fields)
+      .map((field) => (field === 'passwordHash' ? 'password' : field))
+      .sort(),
+  });
+  const groupChanged = row.group !== current.group;
+  const statusChanged = row.active !== current.active;
+  // A session carries the authority of the customer's group and status (prices, cart rules):
+  // once either changes, every session ends in this transaction. A new password ends them too,
+  // so a reset locks out whoever knew the old one.
+  if (groupChanged || statusChanged || passwordHash !== undefined) {
+    await revokeCustomerContexts(tx, tenantId, id, at);
+  }
+  if (groupChanged) {
+    await recordEvent(tx, services, tenantId, actor, 'customer.group_changed', {
+      customerId: id,
+      from: current.group,
+      to: row.group,
+    });
+  }
+  if (statusChanged) {
+    await recordEvent(tx, services, tenantId, actor, 'customer.status_changed', {
+      customerId: id,
+      active: row.active,
+    });
+  }
+  return ok(row);
+}
+
 export const updateShopCustomer = defineOperation({
   name: 'customers.update',
   summary:
@@ -178,62 +259,11 @@ export const updateShopCustomer = defineOperation({
     const { id, revision, password, ...changes } = input;
     const passwordHash = password === undefined ? undefined : await hashPassword(password);
     return services.database.transaction(async (tx) => {
-      const current = await findCustomer(tx, tenantId, id, 'update');
-      if (!current) return notFound(id);
-      if (current.revision !== revision) return staleRevision(revision, current.revision);
-      if (current.guest && passwordHash !== undefined) {
-        return fail('VALIDATION_FAILED', 'Guests have no password.', {
-          errors: [{ pointer: '/password', message: 'not allowed for guests' }],
-        });
-      }
-      const addressIds = new Set((await listCustomerAddresses(tx, tenantId, id)).map((row) => row.id));
-      const refused =
-        checkBirthday(services, changes.birthday) ??
-        checkCompany(
-          changes.group ?? current.group,
-          changes.company === undefined ? current.company : changes.company,
-        ) ??
-        unknownAddress(addressIds, changes.defaultBillingAddressId, '/defaultBillingAddressId') ??
-        unknownAddress(addressIds, changes.defaultShippingAddressId, '/defaultShippingAddressId') ??
-        (changes.email !== undefined && !current.guest
-          ? await claimEmail(tx, tenantId, changes.email, '/email', id)
-          : null);
-      if (refused) return refused;
-      const fields: CustomerFields = Object.fromEntries(
-        Object.entries({ ...changes, passwordHash }).filter(([, value]) => value !== undefined),
-      );
-      const at = services.clock.now();
-      const row = await updateCustomer(tx, tenantId, id, fields, at);
-      const actor = actorOf(principal);
-      await recordEvent(tx, services, tenantId, actor, 'customer.updated', {
-        customerId: id,
-        revision: row.revision,
-        changed: Object.keys(fields)
-          .map((field) => (field === 'passwordHash' ? 'password' : field))
-          .sort(),
+      const updated = await updateCustomerFields(tx, services, tenantId, actorOf(principal), id, revision, {
+        ...changes,
+        passwordHash,
       });
-      const groupChanged = row.group !== current.group;
-      const statusChanged = row.active !== current.active;
-      // A session carries the authority of the customer's group and status (prices, cart rules):
-      // once either changes, every session ends in this transaction. A new password ends them too,
-      // so a reset locks out whoever knew the old one.
-      if (groupChanged || statusChanged || passwordHash !== undefined) {
-        await revokeCustomerContexts(tx, tenantId, id, at);
-      }
-      if (groupChanged) {
-        await recordEvent(tx, services, tenantId, actor, 'customer.group_changed', {
-          customerId: id,
-          from: current.group,
-          to: row.group,
-        });
-      }
-      if (statusChanged) {
-        await recordEvent(tx, services, tenantId, actor, 'customer.status_changed', {
-          customerId: id,
-          active: row.active,
-        });
-      }
-      return ok(await loadCustomerDetail(tx, tenantId, row));
+      return updated.ok ? ok(await loadCustomerDetail(tx, tenantId, updated.value)) : updated;
     });
   },
 });

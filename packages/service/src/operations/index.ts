@@ -25,6 +25,7 @@ import { customerOperations } from './customers.ts';
 import { documentOperations } from './documents.ts';
 import { downloadOperations } from './downloads.ts';
 import { describeEventProcessing, listShopEvents } from './events.ts';
+import { listExecutions, resolveExecution } from './executions.ts';
 import { addMember, listShopMembers, removeMember } from './members.ts';
 import {
   addOrderNote,
@@ -58,6 +59,8 @@ export const operations: readonly AnyOperation[] = [
   previewRule,
   explainRule,
   importRuleCondition,
+  listExecutions,
+  resolveExecution,
   ...basisResourceOperations,
   ...catalogOperations,
   ...customerOperations,

@@ -8,7 +8,9 @@ import {
   type OutboxEventRow,
   recordReceipts,
   releaseCursors,
+  releaseJobLeases,
 } from '@cartwright/repository';
+import { flowMatchingProjection } from '../flows/matching.ts';
 import type { Services } from '../services.ts';
 import { customerHistoryProjection } from './customer-history.ts';
 
@@ -39,7 +41,11 @@ export const eventStatisticsProjection: Projection = {
 };
 
 /** Every projection the service runs. Later capabilities (flow matching, intelligence) add theirs. */
-export const projections: readonly Projection[] = [eventStatisticsProjection, customerHistoryProjection];
+export const projections: readonly Projection[] = [
+  eventStatisticsProjection,
+  customerHistoryProjection,
+  flowMatchingProjection,
+];
 
 export interface ConsumeOptions {
   /** Unique per worker loop (host, pid, loop): it owns leases. */
@@ -123,5 +129,6 @@ export async function consumeOnce(
 export async function releaseLeases(services: Services, owner: string): Promise<void> {
   await services.database.transaction(async (tx) => {
     for (const projection of projections) await releaseCursors(tx, projection.name, owner);
+    await releaseJobLeases(tx, owner);
   });
 }

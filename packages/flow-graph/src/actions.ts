@@ -1,0 +1,321 @@
+import { ACTIONS } from '@cartwright/rules-engine';
+import * as v from 'valibot';
+
+/**
+ * The canonical config of every catalog action and the check that produces it. Aliases are
+ * resolved to the catalog's key (`tagIds` → `tags`, `customerGroupId` → `groupId`), text is
+ * trimmed, tag lists are de-duplicated, and unknown keys are refused. The options the spec lists
+ * as unsupported (force_transition, multi-state arrays, arbitrary customer-group ids, custom
+ * document renderers and types, arbitrary mail templates, recipients and attachments) have their
+ * own issue code so a client can tell them from a plain mistake.
+ */
+
+export type ActionConfigIssueCode =
+  | 'FLOW_UNKNOWN_ACTION'
+  | 'FLOW_INVALID_ACTION_CONFIG'
+  | 'FLOW_UNSUPPORTED_OPTION';
+
+/** One reason a config is refused; `pointer` is a JSON pointer into the config as given. */
+export interface ActionConfigIssue {
+  readonly code: ActionConfigIssueCode;
+  readonly message: string;
+  readonly pointer: string;
+}
+
+export type ActionConfigResult =
+  | { readonly ok: true; readonly config: Record<string, unknown> }
+  | { readonly ok: false; readonly issues: ActionConfigIssue[] };
+
+type ConfigSchema = v.GenericSchema<unknown, Record<string, unknown>>;
+
+const MAX_TEXT = 2000;
+const MAX_NAME = 100;
+const MAX_TAGS = 100;
+/** Nesting bound of a custom field's JSON value, so no later walk over it can overflow. */
+const MAX_JSON_DEPTH = 32;
+
+const text = (max: number) =>
+  v.pipe(
+    v.string('expected text'),
+    v.trim(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(max, `at most ${max} characters`),
+  );
+
+const Tags = v.pipe(
+  v.array(text(MAX_NAME), 'expected a list of tags'),
+  v.minLength(1, 'name at least one tag'),
+  v.maxLength(MAX_TAGS, `at most ${MAX_TAGS} tags`),
+  v.transform((tags) => [...new Set(tags)]),
+);
+
+/** An affiliate or campaign code to write, or `null` to clear it. */
+const Code = v.optional(v.nullable(text(MAX_NAME)));
+
+/** A language code such as `de` or `de-CH`, as everywhere else in Cartwright. */
+const LanguageCode = v.pipe(
+  v.string(),
+  v.regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'expected a language code such as de or de-CH'),
+);
+const TextPerLanguage = v.pipe(
+  v.record(LanguageCode, text(MAX_TEXT)),
+  v.check((texts) => Object.keys(texts).length > 0, 'give the text in at least one language'),
+);
+
+/** True for plain JSON: null, booleans, finite numbers, strings, arrays and plain objects. */
+export function isJsonValue(value: unknown): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    const current = item.value;
+    if (current === null || typeof current === 'string' || typeof current === 'boolean') continue;
+    if (typeof current === 'number') {
+      if (!Number.isFinite(current)) return false;
+      continue;
+    }
+    if (typeof current !== 'object' || item.depth >= MAX_JSON_DEPTH) return false;
+    if (Array.isArray(current)) {
+      for (const element of current) stack.push({ value: element, depth: item.depth + 1 });
+      continue;
+    }
+    const prototype = Object.getPrototypeOf(current);
+    if (prototype !== Object.prototype && prototype !== null) return false;
+    for (const element of Object.values(current)) stack.push({ value: element, depth: item.depth + 1 });
+  }
+  return true;
+}
+
+const JsonValue = v.custom<unknown>(
+  isJsonValue,
+  `expected a JSON value (nested at most ${MAX_JSON_DEPTH} levels)`,
+);
+
+const TAGS_CONFIG = v.strictObject({ tags: Tags });
+const CODES_CONFIG = v.pipe(
+  v.strictObject({ affiliateCode: Code, campaignCode: Code }),
+  v.check(
+    (config) => config.affiliateCode !== undefined || config.campaignCode !== undefined,
+    'set affiliateCode, campaignCode or both',
+  ),
+);
+const CUSTOM_FIELD_CONFIG = v.strictObject({ field: text(MAX_NAME), value: JsonValue });
+
+const GROUPS = ['consumer', 'business'] as const;
+const ORDER_STATE_KINDS = ['order', 'payment', 'delivery'] as const;
+const DOCUMENT_KINDS = ['invoice', 'delivery_note'] as const;
+const MAIL_TEMPLATES = ['order_confirmation'] as const;
+
+/** The canonical config schema of every catalog action, by action name. */
+export const ACTION_CONFIG_SCHEMAS: Readonly<Record<string, ConfigSchema>> = {
+  'action.add.customer.affiliate.and.campaign.code': CODES_CONFIG,
+  'action.add.order.affiliate.and.campaign.code': CODES_CONFIG,
+  'action.add.customer.tag': TAGS_CONFIG,
+  'action.add.order.tag': TAGS_CONFIG,
+  'action.remove.customer.tag': TAGS_CONFIG,
+  'action.remove.order.tag': TAGS_CONFIG,
+  'action.change.customer.group': v.strictObject({
+    groupId: v.picklist(GROUPS, 'expected consumer or business'),
+  }),
+  'action.change.customer.status': v.strictObject({ active: v.boolean('expected true or false') }),
+  'action.set.customer.custom.field': CUSTOM_FIELD_CONFIG,
+  'action.set.customer.group.custom.field': CUSTOM_FIELD_CONFIG,
+  'action.set.order.custom.field': CUSTOM_FIELD_CONFIG,
+  'action.set.order.state': v.strictObject({
+    kind: v.picklist(ORDER_STATE_KINDS, 'expected order, payment or delivery'),
+    state: text(MAX_NAME),
+  }),
+  'action.generate.document': v.strictObject({
+    kind: v.picklist(DOCUMENT_KINDS, 'expected invoice or delivery_note'),
+  }),
+  'action.grant.download.access': v.strictObject({ value: v.boolean('expected true or false') }),
+  'action.mail.send': v.strictObject({
+    templateId: v.picklist(MAIL_TEMPLATES, 'expected order_confirmation'),
+  }),
+  'action.stop.flow': v.strictObject({}),
+  note: v.strictObject({
+    text: v.union(
+      [text(MAX_TEXT), TextPerLanguage],
+      `expected a non-empty text of at most ${MAX_TEXT} characters, or such a text per language code`,
+    ),
+  }),
+  ai_proposal: v.strictObject({ instruction: text(MAX_TEXT) }),
+  app_action: v.strictObject({ appId: text(MAX_NAME), action: text(MAX_NAME) }),
+};
+
+/** An unsupported option found in a config: the top-level key it sits under and why. */
+interface Unsupported {
+  readonly key: string;
+  readonly message: string;
+}
+
+type UnsupportedCheck = (config: Readonly<Record<string, unknown>>) => Unsupported[];
+
+const keysPresent =
+  (keys: readonly string[], message: (key: string) => string): UnsupportedCheck =>
+  (config) =>
+    keys.filter((key) => Object.hasOwn(config, key)).map((key) => ({ key, message: message(key) }));
+
+const stringOutside =
+  (key: string, allowed: readonly string[], message: string): UnsupportedCheck =>
+  (config) => {
+    const value = config[key];
+    return typeof value === 'string' && !allowed.includes(value) ? [{ key, message }] : [];
+  };
+
+const all =
+  (...checks: UnsupportedCheck[]): UnsupportedCheck =>
+  (config) =>
+    checks.flatMap((check) => check(config));
+
+/** The spec's unsupported options, checked on the alias-resolved config. */
+const UNSUPPORTED: Readonly<Record<string, UnsupportedCheck>> = {
+  'action.change.customer.group': stringOutside(
+    'groupId',
+    GROUPS,
+    'Only the native customer groups consumer and business are supported; arbitrary customer-group ids are not.',
+  ),
+  'action.set.order.state': all(
+    keysPresent(['force_transition', 'forceTransition'], (key) => `${key} is not supported.`),
+    (config) =>
+      Array.isArray(config.state)
+        ? [{ key: 'state', message: 'Multi-state arrays are not supported; give one state.' }]
+        : [],
+  ),
+  'action.generate.document': all(
+    keysPresent(['renderer', 'documentRenderer'], () => 'Custom document renderers are not supported.'),
+    stringOutside(
+      'kind',
+      DOCUMENT_KINDS,
+      'Only invoice and delivery_note documents are supported; custom document types are not.',
+    ),
+  ),
+  'action.mail.send': all(
+    stringOutside(
+      'templateId',
+      MAIL_TEMPLATES,
+      'Only the order_confirmation template is supported; arbitrary mail templates are not.',
+    ),
+    keysPresent(
+      ['recipient', 'recipients', 'attachments', 'documentTypeIds'],
+      (key) => `${key} is not supported: the mail goes to the order’s customer, without attachments.`,
+    ),
+  ),
+};
+
+const DEFINITIONS = new Map(ACTIONS.map((definition) => [definition.name, definition]));
+/** Per action: each alias the catalog allows and the canonical key it stands for. */
+const ALIASES: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(
+  ACTIONS.map((definition) => [
+    definition.name,
+    new Map(
+      definition.configKeys.flatMap((key) =>
+        key.alias === undefined ? [] : [[key.alias, key.name] as const],
+      ),
+    ),
+  ]),
+);
+
+/** True when `name` is an action of the catalog. */
+export function isKnownAction(name: string): boolean {
+  return DEFINITIONS.has(name) && Object.hasOwn(ACTION_CONFIG_SCHEMAS, name);
+}
+
+/** Escapes one JSON pointer segment (RFC 6901). */
+export function pointerSegment(key: string | number): string {
+  return String(key).replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Checks an action's config and returns its canonical form, or every issue found. Never throws.
+ */
+export function normalizeActionConfig(action: string, config: unknown): ActionConfigResult {
+  const definition = DEFINITIONS.get(action);
+  const schema = Object.hasOwn(ACTION_CONFIG_SCHEMAS, action) ? ACTION_CONFIG_SCHEMAS[action] : undefined;
+  if (definition === undefined || schema === undefined) {
+    return {
+      ok: false,
+      issues: [
+        {
+          code: 'FLOW_UNKNOWN_ACTION',
+          message: `Unknown action ${JSON.stringify(action)}; only the catalog's actions are supported (extension action sets are not).`,
+          pointer: '',
+        },
+      ],
+    };
+  }
+  if (!isPlainObject(config)) {
+    return {
+      ok: false,
+      issues: [{ code: 'FLOW_INVALID_ACTION_CONFIG', message: 'The config is an object.', pointer: '' }],
+    };
+  }
+
+  const issues: ActionConfigIssue[] = [];
+  // Resolve aliases; `given` maps each canonical key back to the key the caller used, for pointers.
+  const resolved: Record<string, unknown> = {};
+  const given = new Map<string, string>();
+  const aliases = ALIASES.get(action) ?? new Map<string, string>();
+  for (const [key, value] of Object.entries(config)) {
+    const canonical = aliases.get(key);
+    if (canonical === undefined) {
+      resolved[key] = value;
+      given.set(key, key);
+    } else if (Object.hasOwn(config, canonical)) {
+      issues.push({
+        code: 'FLOW_INVALID_ACTION_CONFIG',
+        message: `Give ${canonical} or its alias ${key}, not both.`,
+        pointer: `/${pointerSegment(key)}`,
+      });
+    } else {
+      resolved[canonical] = value;
+      given.set(canonical, key);
+    }
+  }
+  const pointerOf = (path: readonly PropertyKey[]): string =>
+    path
+      .map(
+        (key, index) =>
+          `/${pointerSegment(index === 0 ? (given.get(String(key)) ?? String(key)) : String(key))}`,
+      )
+      .join('');
+
+  const unsupported = UNSUPPORTED[action]?.(resolved) ?? [];
+  for (const finding of unsupported) {
+    issues.push({
+      code: 'FLOW_UNSUPPORTED_OPTION',
+      message: finding.message,
+      pointer: pointerOf([finding.key]),
+    });
+  }
+  const covered = new Set(unsupported.map((finding) => finding.key));
+
+  const result = v.safeParse(schema, resolved);
+  if (!result.success) {
+    for (const issue of result.issues) {
+      const path = (issue.path ?? []).map((item) => item.key as PropertyKey);
+      if (path.length > 0 && covered.has(String(path[0]))) continue;
+      issues.push({
+        code: 'FLOW_INVALID_ACTION_CONFIG',
+        message: describe(issue, path),
+        pointer: pointerOf(path),
+      });
+    }
+  }
+  if (issues.length > 0 || !result.success) return { ok: false, issues };
+  return { ok: true, config: result.output };
+}
+
+function describe(issue: v.BaseIssue<unknown>, path: readonly PropertyKey[]): string {
+  const name = path[path.length - 1];
+  if (issue.type === 'strict_object' && issue.expected === 'never' && name !== undefined) {
+    return `The key ${String(name)} is not allowed.`;
+  }
+  if (issue.input === undefined && name !== undefined && path.length === 1) {
+    return `The key ${String(name)} is required.`;
+  }
+  return name === undefined ? issue.message : `${String(name)}: ${issue.message}`;
+}

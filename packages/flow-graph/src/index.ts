@@ -1,0 +1,23 @@
+export {
+  ACTION_CONFIG_SCHEMAS,
+  type ActionConfigIssue,
+  type ActionConfigIssueCode,
+  type ActionConfigResult,
+  isJsonValue,
+  isKnownAction,
+  normalizeActionConfig,
+} from './actions.ts';
+export {
+  type ActionStep,
+  type ConditionStep,
+  type DelayStep,
+  FLOW_LIMITS,
+  FLOW_NODE_KINDS,
+  type FlowIssueCode,
+  type FlowNode,
+  type FlowNodeKind,
+  type FlowPipeline,
+  type StopStep,
+} from './model.ts';
+export { type FlowIssue, type PipelineResult, validatePipeline } from './validate.ts';
+export { nextNodeId, nodeById, ruleIdsOf } from './walk.ts';

@@ -1,0 +1,100 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { timestamps } from '../columns.ts';
+
+/** Who a flow acts for: the member or token that last saved it, or the shop itself (starters). */
+export type FlowActorJson =
+  | { readonly kind: 'token'; readonly tokenId: string; readonly userId: string | null }
+  | { readonly kind: 'system' };
+
+/** One decision or step of a job, appended as the job moves. */
+export interface FlowTraceJson {
+  readonly node: string;
+  readonly kind: string;
+  readonly at: string;
+  /** Condition nodes: the branch taken. Action nodes: `ok`, `replayed` or the error code. */
+  readonly outcome: string;
+  readonly next: string | null;
+  readonly detail?: unknown;
+}
+
+export const FLOW_JOB_STATUSES = [
+  'queued',
+  'running',
+  'waiting',
+  'finished',
+  'failed',
+  'uncertain',
+  'cancelled',
+] as const;
+export type FlowJobStatus = (typeof FLOW_JOB_STATUSES)[number];
+
+/**
+ * Flow jobs: one per matching active flow per event. `definition` freezes the flow and every
+ * saved rule it references at their revisions; `current_node` is the cursor; `available_at` when
+ * a worker may take it; `lease_*` who holds it. Jobs outlive their flow definition.
+ */
+export const flowJobs = pgTable(
+  'flow_jobs',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    flowId: uuid('flow_id').notNull(),
+    flowRevision: integer('flow_revision').notNull(),
+    eventSequence: bigint('event_sequence', { mode: 'number' }).notNull(),
+    eventName: text('event_name').notNull(),
+    /** What the event names (order, customer), for facts and actions. */
+    subject: jsonb('subject').$type<Record<string, unknown>>().notNull(),
+    definition: jsonb('definition').$type<{ flow: unknown; rules: unknown[] }>().notNull(),
+    actor: jsonb('actor').$type<FlowActorJson>().notNull(),
+    status: text('status', { enum: FLOW_JOB_STATUSES }).notNull(),
+    currentNode: text('current_node'),
+    trace: jsonb('trace').$type<FlowTraceJson[]>().notNull().default([]),
+    availableAt: timestamp('available_at', { withTimezone: true, mode: 'date' }).notNull(),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, mode: 'date' }),
+    error: jsonb('error').$type<{ code: string; message: string; node?: string | null }>(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('flow_jobs_event_key').on(t.tenantId, t.flowId, t.eventSequence),
+    index('flow_jobs_recent').on(t.tenantId, t.createdAt),
+    // Workers look for due work across shops (each job is then handled inside its shop).
+    index('flow_jobs_due').on(t.availableAt).where(sql`${t.status} in ('queued', 'waiting', 'running')`),
+  ],
+);
+
+export const STEP_RECEIPT_STATUSES = ['pending', 'confirmed', 'failed'] as const;
+
+/**
+ * Step receipts, keyed `flow:<job_id>:<node_id>`: written `pending` before an action runs and
+ * confirmed (with its result) in the action's own transaction. A pending receipt found later means
+ * the effect's fate is unknown: the job is uncertain and the action is not run again blindly.
+ */
+export const stepReceipts = pgTable(
+  'step_receipts',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    key: text('key').notNull(),
+    jobId: uuid('job_id').notNull(),
+    nodeId: text('node_id').notNull(),
+    status: text('status', { enum: STEP_RECEIPT_STATUSES }).notNull(),
+    result: jsonb('result'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.key] }), index('step_receipts_job').on(t.tenantId, t.jobId)],
+);

@@ -1,0 +1,102 @@
+import {
+  type DefinitionRow,
+  type Executor,
+  insertFlowJob,
+  listFlowsTriggeredBy,
+  notifyJobs,
+  type OutboxEventRow,
+} from '@cartwright/repository';
+import { compileRule, RuleError, type SavedRule } from '@cartwright/rules-engine';
+import { loadReferencedRules } from '../automation/rules.ts';
+import type { Projection } from '../outbox/projections.ts';
+import type { Services } from '../services.ts';
+import { conditionsOf, parseFlowData } from './definition.ts';
+import type { FlowActor, FlowSubject } from './model.ts';
+
+/** The ids an event names that flows act on. */
+export function subjectOf(payload: unknown): FlowSubject {
+  const fields = (payload ?? {}) as Record<string, unknown>;
+  return {
+    ...(typeof fields.orderId === 'string' ? { orderId: fields.orderId } : {}),
+    ...(typeof fields.customerId === 'string' ? { customerId: fields.customerId } : {}),
+  };
+}
+
+/**
+ * Freezes a flow for one event: its data as saved (normalized) and every saved rule it reaches,
+ * at their current revisions. A malformed flow or an unusable reference set answers the failure
+ * the job is created with, so only that job fails.
+ */
+async function freeze(
+  tx: Executor,
+  tenantId: string,
+  flow: DefinitionRow,
+): Promise<{
+  definition: { flow: unknown; rules: SavedRule[] };
+  error: { code: string; message: string } | null;
+}> {
+  const parsed = parseFlowData(flow.data);
+  if (!parsed.ok) {
+    return {
+      definition: { flow: flow.data, rules: [] },
+      error: { code: 'FLOW_MALFORMED', message: `The stored flow is malformed: ${parsed.detail}` },
+    };
+  }
+  const conditions = conditionsOf(parsed.value);
+  const rules = await loadReferencedRules(tx, tenantId, conditions);
+  const definition = { flow: parsed.value, rules: [...rules.values()] };
+  try {
+    compileRule(conditions, { rules });
+    return { definition, error: null };
+  } catch (error) {
+    if (!(error instanceof RuleError)) throw error;
+    return { definition, error: { code: error.code, message: error.message } };
+  }
+}
+
+/** Creates one job per active flow the event starts (a job that already exists is kept). */
+export async function createJobsFor(
+  tx: Executor,
+  services: Services,
+  tenantId: string,
+  event: OutboxEventRow,
+): Promise<number> {
+  let created = 0;
+  for (const flow of await listFlowsTriggeredBy(tx, tenantId, event.name)) {
+    const { definition, error } = await freeze(tx, tenantId, flow);
+    const actor: FlowActor = flow.savedBy ?? { kind: 'system' };
+    const now = services.clock.now();
+    const job = await insertFlowJob(tx, {
+      tenantId,
+      id: services.ids.next(),
+      flowId: flow.id,
+      flowRevision: flow.revision,
+      eventSequence: event.sequence,
+      eventName: event.name,
+      subject: { ...subjectOf(event.payload) },
+      definition,
+      actor,
+      status: error ? 'failed' : 'queued',
+      currentNode: error
+        ? null
+        : ((definition.flow as { pipeline: { entry: string } }).pipeline.entry ?? null),
+      trace: [],
+      error,
+      ...(error ? { finishedAt: now } : {}),
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (job) created += 1;
+  }
+  if (created > 0) await notifyJobs(tx);
+  return created;
+}
+
+/** The projection that turns events into flow jobs (memory-worker role). */
+export const flowMatchingProjection: Projection = {
+  name: 'flow-matching',
+  role: 'memory-worker',
+  async apply(tx, services, tenantId, events) {
+    for (const event of events) await createJobsFor(tx, services, tenantId, event);
+  },
+};

@@ -1,0 +1,131 @@
+import {
+  deleteReceipt,
+  FLOW_JOB_STATUSES,
+  type FlowJobRow,
+  findFlowJob,
+  listRecentFlowJobs,
+  notifyJobs,
+  updateFlowJob,
+} from '@cartwright/repository';
+import * as v from 'valibot';
+import { actorOf } from '../auth.ts';
+import { fail, ok } from '../errors.ts';
+import { recordEvent } from '../events.ts';
+import type { FlowData } from '../flows/definition.ts';
+import { defineOperation } from '../registry.ts';
+import { iso, NullableTimestamp, Timestamp, Uuid } from '../schemas.ts';
+
+// The executions view (latest flow jobs, cheap enough to poll every 3 s) and the merchant's way
+// out of an uncertain or failed job: retry from a node, or mark it done or abandoned.
+
+const Execution = v.object({
+  id: Uuid,
+  flowId: Uuid,
+  flowRevision: v.number(),
+  event: v.object({ name: v.string(), sequence: v.number() }),
+  subject: v.record(v.string(), v.unknown()),
+  status: v.picklist(FLOW_JOB_STATUSES),
+  currentNode: v.nullable(v.string()),
+  availableAt: Timestamp,
+  trace: v.array(v.unknown()),
+  error: v.nullable(v.unknown()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  finishedAt: NullableTimestamp,
+});
+
+function executionView(job: FlowJobRow): v.InferOutput<typeof Execution> {
+  return {
+    id: job.id,
+    flowId: job.flowId,
+    flowRevision: job.flowRevision,
+    event: { name: job.eventName, sequence: job.eventSequence },
+    subject: job.subject,
+    status: job.status,
+    currentNode: job.currentNode,
+    availableAt: iso(job.availableAt),
+    trace: job.trace,
+    error: job.error ?? null,
+    createdAt: iso(job.createdAt),
+    updatedAt: iso(job.updatedAt),
+    finishedAt: iso(job.finishedAt),
+  };
+}
+
+export const listExecutions = defineOperation({
+  name: 'automation.executions',
+  summary:
+    'The latest flow jobs, newest first (at most 100): status, flow, event, trace of decisions, current node, available_at and error.',
+  http: { method: 'GET', path: '/api/automation/executions' },
+  permission: 'settings.read',
+  readOnly: true,
+  input: v.object({ limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 25) }),
+  output: v.object({ items: v.array(Execution) }),
+  async handler({ services, tenantId }, input) {
+    const jobs = await listRecentFlowJobs(services.database.db, tenantId, input.limit);
+    return ok({ items: jobs.map(executionView) });
+  },
+});
+
+export const resolveExecution = defineOperation({
+  name: 'automation.executions.resolve',
+  summary:
+    'Resolves an uncertain or failed flow job: `retry` runs it again from a node (default: where it stopped; the step’s receipt is cleared, so the action runs again), `done` marks it finished, `abandon` cancels it.',
+  http: { method: 'POST', path: '/api/automation/executions/:id/resolve' },
+  permission: 'settings.write',
+  readOnly: false,
+  input: v.strictObject({
+    id: Uuid,
+    resolution: v.picklist(['retry', 'done', 'abandon']),
+    node: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
+  }),
+  output: Execution,
+  async handler({ services, tenantId, principal }, input) {
+    return services.database.transaction(async (tx) => {
+      const job = await findFlowJob(tx, tenantId, input.id, 'update');
+      if (!job) return fail('NOT_FOUND', 'No such flow job exists in this shop.');
+      if (job.status !== 'uncertain' && job.status !== 'failed') {
+        return fail('CONFLICT', `Only uncertain or failed jobs are resolved; this one is ${job.status}.`);
+      }
+      const node = input.node ?? job.currentNode ?? job.error?.node ?? null;
+      const entry = {
+        node: node ?? '(job)',
+        kind: 'resolution',
+        at: services.clock.now().toISOString(),
+        outcome: input.resolution,
+        next: input.resolution === 'retry' ? node : null,
+      };
+      let updated: FlowJobRow;
+      if (input.resolution === 'retry') {
+        const nodes = (job.definition.flow as FlowData).pipeline?.nodes ?? [];
+        if (node === null || !nodes.some((candidate) => candidate.id === node)) {
+          return fail('VALIDATION_FAILED', 'Name a node of the job’s flow to retry from.', {
+            errors: [{ pointer: '/node', message: 'not a node of this flow' }],
+          });
+        }
+        await deleteReceipt(tx, tenantId, `flow:${job.id}:${node}`);
+        updated = await updateFlowJob(tx, tenantId, job.id, {
+          status: 'queued',
+          currentNode: node,
+          error: null,
+          trace: [...job.trace, entry],
+          delaySeconds: 0,
+          release: true,
+        });
+        await notifyJobs(tx);
+      } else {
+        updated = await updateFlowJob(tx, tenantId, job.id, {
+          status: input.resolution === 'done' ? 'finished' : 'cancelled',
+          trace: [...job.trace, entry],
+          release: true,
+        });
+      }
+      await recordEvent(tx, services, tenantId, actorOf(principal), 'automation.job.resolved', {
+        jobId: job.id,
+        resolution: input.resolution,
+        node,
+      });
+      return ok(executionView(updated));
+    });
+  },
+});
