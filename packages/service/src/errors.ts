@@ -32,6 +32,16 @@ export type ErrorCode =
   | 'CONTEXT_REQUIRED'
   | 'APP_NOT_INSTALLED'
   | 'UNSUPPORTED_ACTION'
+  | 'FLOW_INVALID_GRAPH'
+  | 'FLOW_DUPLICATE_NODE'
+  | 'FLOW_EDGE_MISSING'
+  | 'FLOW_CYCLE'
+  | 'FLOW_UNREACHABLE'
+  | 'FLOW_SIZE'
+  | 'FLOW_DELAY_TOO_LONG'
+  | 'FLOW_UNKNOWN_ACTION'
+  | 'FLOW_INVALID_ACTION_CONFIG'
+  | 'FLOW_UNSUPPORTED_OPTION'
   | 'INTERNAL';
 
 /** The one code → HTTP status table (MCP carries the same codes in `isError` results). */
@@ -68,6 +78,16 @@ export const errorStatus: Record<ErrorCode, number> = {
   CONTEXT_REQUIRED: 400,
   APP_NOT_INSTALLED: 409,
   UNSUPPORTED_ACTION: 422,
+  FLOW_INVALID_GRAPH: 422,
+  FLOW_DUPLICATE_NODE: 422,
+  FLOW_EDGE_MISSING: 422,
+  FLOW_CYCLE: 422,
+  FLOW_UNREACHABLE: 422,
+  FLOW_SIZE: 422,
+  FLOW_DELAY_TOO_LONG: 422,
+  FLOW_UNKNOWN_ACTION: 422,
+  FLOW_INVALID_ACTION_CONFIG: 422,
+  FLOW_UNSUPPORTED_OPTION: 422,
   INTERNAL: 500,
 };
 
@@ -104,6 +124,16 @@ const titles: Record<ErrorCode, string> = {
   CONTEXT_REQUIRED: 'Cart context token required',
   APP_NOT_INSTALLED: 'App not installed',
   UNSUPPORTED_ACTION: 'Action not supported',
+  FLOW_INVALID_GRAPH: 'Malformed flow graph',
+  FLOW_DUPLICATE_NODE: 'Duplicate node id',
+  FLOW_EDGE_MISSING: 'Edge to an absent node',
+  FLOW_CYCLE: 'Cycle in the flow graph',
+  FLOW_UNREACHABLE: 'Unreachable node',
+  FLOW_SIZE: 'Flow graph size out of bounds',
+  FLOW_DELAY_TOO_LONG: 'Delay over 30 days',
+  FLOW_UNKNOWN_ACTION: 'Unknown action',
+  FLOW_INVALID_ACTION_CONFIG: 'Invalid action config',
+  FLOW_UNSUPPORTED_OPTION: 'Unsupported action option',
   INTERNAL: 'Internal error',
 };
 

@@ -42,6 +42,11 @@ export interface SellableShop {
  */
 export async function createSellableShop(services: Services, name = 'Sellable shop'): Promise<SellableShop> {
   const { tenantId } = await createShop(services, { name });
+  return makeSellable(services, tenantId);
+}
+
+/** Gives an existing shop what `createSellableShop` gives a new one (basis only; products are the caller's). */
+export async function makeSellable(services: Services, tenantId: string): Promise<SellableShop> {
   const at = services.clock.now();
   const { standardTax, reducedTax, parcel, invoice } = SELLABLE;
   await services.database.transaction(async (tx) => {

@@ -42,12 +42,15 @@ export interface FlowData {
 
 function flowFailure(issues: readonly FlowIssue[], prefix: string): Failure {
   const [first] = issues;
-  return fail(first!.code as ErrorCode, first!.message, {
+  return fail(first!.code satisfies ErrorCode, first!.message, {
     errors: issues.map((issue) => ({
       pointer: `${prefix}/pipeline${issue.pointer}`,
       message: issue.message,
     })),
-    extensions: { nodeIds: [...new Set(issues.flatMap((issue) => issue.nodeIds))] },
+    extensions: {
+      codes: [...new Set(issues.map((issue) => issue.code))],
+      nodeIds: [...new Set(issues.flatMap((issue) => issue.nodeIds))],
+    },
   });
 }
 

@@ -263,16 +263,8 @@ async function runStep(
           : 'stop';
       }
       case 'delay': {
+        // A delay at the end still waits: the job finishes when it is over.
         const next = nextNodeId(node);
-        if (next === null) {
-          await advance(
-            tx,
-            job,
-            { currentNode: null, trace: traced(services, job, node, 'waited', null) },
-            options,
-          );
-          return 'stop';
-        }
         // The worker lets go; any worker continues when the delay is over.
         await updateFlowJob(tx, tenantId, id, {
           status: 'waiting',
