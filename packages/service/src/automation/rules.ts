@@ -10,6 +10,11 @@ import {
 } from '@cartwright/rules-engine';
 import { type Failure, fail, type Result } from '../errors.ts';
 
+/** A saved rule as loaded, with the revision it was read at (null: the version being saved). */
+export interface FrozenRule extends SavedRule {
+  readonly revision: number | null;
+}
+
 /** The condition a stored rule definition holds (`data.condition`). */
 export function conditionOf(data: unknown): ConditionTree {
   return ((data as { condition?: unknown } | null)?.condition ?? null) as ConditionTree;
@@ -26,9 +31,9 @@ export async function loadReferencedRules(
   tenantId: string,
   tree: ConditionTree,
   options: { readonly replace?: SavedRule; readonly lock?: boolean } = {},
-): Promise<Map<string, SavedRule>> {
-  const rules = new Map<string, SavedRule>();
-  if (options.replace) rules.set(options.replace.id, options.replace);
+): Promise<Map<string, FrozenRule>> {
+  const rules = new Map<string, FrozenRule>();
+  if (options.replace) rules.set(options.replace.id, { ...options.replace, revision: null });
   let frontier = [
     ...referencedRuleIds(tree),
     ...(options.replace ? referencedRuleIds(options.replace.condition) : []),
@@ -40,7 +45,7 @@ export async function loadReferencedRules(
     const next: string[] = [];
     for (const row of await findDefinitions(tx, tenantId, 'rule', wanted, lock)) {
       const condition = conditionOf(row.data);
-      rules.set(row.id, { id: row.id, active: row.active, condition });
+      rules.set(row.id, { id: row.id, revision: row.revision, active: row.active, condition });
       next.push(...referencedRuleIds(condition));
     }
     if (rules.size > RULE_LIMITS.referencedRules) break;
