@@ -1,4 +1,4 @@
-import type { Executor, FlowJobRow } from '@cartwright/repository';
+import type { Executor, FlowActorJson, FlowJobRow } from '@cartwright/repository';
 import type { Result } from '../errors.ts';
 import type { Services } from '../services.ts';
 
@@ -9,9 +9,7 @@ export interface FlowSubject {
 }
 
 /** Who a flow acts for (the member or token that last saved it, or the shop for its starters). */
-export type FlowActor =
-  | { readonly kind: 'token'; readonly tokenId: string; readonly userId: string | null }
-  | { readonly kind: 'system' };
+export type FlowActor = FlowActorJson;
 
 /**
  * What an action handler gets. `tx` is the action's own transaction: the handler's effects, the
