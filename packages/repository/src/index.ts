@@ -148,7 +148,7 @@ export {
 export {
   type ClaimedJob,
   claimDueJobs,
-  deleteReceipt,
+  deleteUnsettledReceipts,
   FLOW_JOB_STATUSES,
   FLOW_JOBS_CHANNEL,
   type FlowActorJson,

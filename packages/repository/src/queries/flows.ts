@@ -238,9 +238,20 @@ export async function settleReceipt(
     .where(and(eq(stepReceipts.tenantId, tenantId), eq(stepReceipts.key, key)));
 }
 
-/** Deletes a step's receipt so the step may run again (a merchant's explicit retry). */
-export async function deleteReceipt(tx: Executor, tenantId: string, key: string): Promise<void> {
-  await tx.delete(stepReceipts).where(and(eq(stepReceipts.tenantId, tenantId), eq(stepReceipts.key, key)));
+/**
+ * Deletes a job's pending and failed receipts so those steps may run again (a merchant's explicit
+ * retry); confirmed steps keep theirs and replay their result.
+ */
+export async function deleteUnsettledReceipts(tx: Executor, tenantId: string, jobId: string): Promise<void> {
+  await tx
+    .delete(stepReceipts)
+    .where(
+      and(
+        eq(stepReceipts.tenantId, tenantId),
+        eq(stepReceipts.jobId, jobId),
+        sql`${stepReceipts.status} in ('pending', 'failed')`,
+      ),
+    );
 }
 
 /**

@@ -57,10 +57,20 @@ export async function runDueJobs(services: Services, options: ExecutorOptions): 
   const claimed = await services.database.transaction((tx) =>
     claimDueJobs(tx, options.owner, options.leaseMs, options.batchSize),
   );
+  // One job's error (a deadlock, a lost connection) must not stall the others claimed with it:
+  // each runs, and the first error is raised afterwards for the loop to log. The failed job keeps
+  // its lease until it expires; a pending receipt then makes it uncertain (a commit that failed
+  // in flight cannot be told from one that failed before).
+  let firstError: unknown = null;
   for (const job of claimed) {
     if (options.signal?.aborted) break;
-    await runJob(services, job, options);
+    try {
+      await runJob(services, job, options);
+    } catch (error) {
+      firstError ??= error;
+    }
   }
+  if (firstError !== null) throw firstError;
   return claimed.length;
 }
 
@@ -364,7 +374,9 @@ async function runAction(
       await fail(tx, services, job, node, 'STEP_FAILED', 'This step failed before.');
       return 'stop';
     }
-    await insertPendingReceipt(tx, { tenantId, key, jobId: id, nodeId: node.id });
+    if (!(await insertPendingReceipt(tx, { tenantId, key, jobId: id, nodeId: node.id }))) return 'stop';
+    // The lease runs from here: a job late in a claimed batch starts with a full one.
+    await updateFlowJob(tx, tenantId, id, { leaseMs: options.leaseMs });
     return 'run';
   });
   if (phase !== 'run') return phase === 'continue';

@@ -1,5 +1,5 @@
 import {
-  deleteReceipt,
+  deleteUnsettledReceipts,
   FLOW_JOB_STATUSES,
   type FlowJobRow,
   findFlowJob,
@@ -70,7 +70,7 @@ export const listExecutions = defineOperation({
 export const resolveExecution = defineOperation({
   name: 'automation.executions.resolve',
   summary:
-    'Resolves an uncertain or failed flow job: `retry` runs it again from a node (default: where it stopped; the step’s receipt is cleared, so the action runs again), `done` marks it finished, `abandon` cancels it.',
+    'Resolves an uncertain or failed flow job: `retry` runs it again from a node (default: where it stopped; pending and failed step receipts are cleared, so those actions run again, while confirmed steps replay their result), `done` marks it finished, `abandon` cancels it.',
   http: { method: 'POST', path: '/api/automation/executions/:id/resolve' },
   permission: 'settings.write',
   readOnly: false,
@@ -103,7 +103,7 @@ export const resolveExecution = defineOperation({
             errors: [{ pointer: '/node', message: 'not a node of this flow' }],
           });
         }
-        await deleteReceipt(tx, tenantId, `flow:${job.id}:${node}`);
+        await deleteUnsettledReceipts(tx, tenantId, job.id);
         updated = await updateFlowJob(tx, tenantId, job.id, {
           status: 'queued',
           currentNode: node,
