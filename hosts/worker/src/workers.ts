@@ -86,6 +86,9 @@ interface Loop {
 
 const DEFAULTS = { pollMs: 1000, leaseMs: 30_000, batchSize: 100, maxBatches: 10 } as const;
 
+/** How long a NOTIFY waits for more before it wakes its loops. */
+const WAKE_COALESCE_MS = 10;
+
 /** Starts one consume loop per projection of the given roles (each begins once LISTEN is set up). */
 export function startWorkers(services: Services, options: WorkerOptions): WorkerHandle {
   const pollMs = positiveInteger('pollMs', options.pollMs ?? DEFAULTS.pollMs);
@@ -144,11 +147,19 @@ export function startWorkers(services: Services, options: WorkerOptions): Worker
     ...(options.roles.includes(FLOW_RUNNER_ROLE) ? [loopOf('flow-runner', 'flows', flowRound)] : []),
   ];
 
-  const wakeAll = () => {
-    for (const loop of loops) {
-      loop.wakeRequested = true;
-      loop.wake?.();
-    }
+  // A burst of commits (every flow action appends an event) wakes a loop once, a few
+  // milliseconds later, so its round takes the burst as one batch instead of one event each.
+  let coalescing: Partial<Record<Loop['kind'], ReturnType<typeof setTimeout>>> = {};
+  const wake = (kind: Loop['kind']) => {
+    if (coalescing[kind] !== undefined) return;
+    coalescing[kind] = setTimeout(() => {
+      coalescing = { ...coalescing, [kind]: undefined };
+      for (const loop of loops) {
+        if (loop.kind !== kind) continue;
+        loop.wakeRequested = true;
+        loop.wake?.();
+      }
+    }, WAKE_COALESCE_MS);
   };
 
   // Loops start once LISTEN is in place or has failed, so no NOTIFY falls between the two; but at
@@ -157,8 +168,10 @@ export function startWorkers(services: Services, options: WorkerOptions): Worker
     loops.length === 0
       ? Promise.resolve(null)
       : Promise.all([
-          services.database.listen(OUTBOX_CHANNEL, wakeAll),
-          services.database.listen(FLOW_JOBS_CHANNEL, wakeAll),
+          // Events wake the projections, new jobs the flow runner: an action's own event does not
+          // send every loop on a round.
+          services.database.listen(OUTBOX_CHANNEL, () => wake('projection')),
+          services.database.listen(FLOW_JOBS_CHANNEL, () => wake('flows')),
         ])
           .then((unlistens) => async () => {
             for (const unlisten of unlistens) await unlisten();

@@ -35,7 +35,7 @@ export {
 } from './errors.ts';
 export { type Actor, recordEvent } from './events.ts';
 export { type ExecutorOptions, runDueJobs } from './flows/executor.ts';
-export { createJobsFor, flowMatchingProjection } from './flows/matching.ts';
+export { flowMatchingProjection } from './flows/matching.ts';
 export type { ActionContext, ActionHandler, FlowActor, FlowSubject } from './flows/model.ts';
 export {
   type JsonSchema,

@@ -54,16 +54,36 @@ async function freeze(
   }
 }
 
+/**
+ * What one batch of events learns once: the flows each event name starts and each flow frozen
+ * (a batch is one transaction, so both stay true for all its events).
+ */
+interface BatchMemo {
+  readonly flows: Map<string, DefinitionRow[]>;
+  readonly frozen: Map<string, Awaited<ReturnType<typeof freeze>>>;
+}
+
 /** Creates one job per active flow the event starts (a job that already exists is kept). */
-export async function createJobsFor(
+async function createJobsFor(
   tx: Executor,
   services: Services,
   tenantId: string,
   event: OutboxEventRow,
+  memo: BatchMemo,
 ): Promise<number> {
+  let flows = memo.flows.get(event.name);
+  if (flows === undefined) {
+    flows = await listFlowsTriggeredBy(tx, tenantId, event.name);
+    memo.flows.set(event.name, flows);
+  }
   let created = 0;
-  for (const flow of await listFlowsTriggeredBy(tx, tenantId, event.name)) {
-    const { definition, error } = await freeze(tx, tenantId, flow);
+  for (const flow of flows) {
+    let frozen = memo.frozen.get(flow.id);
+    if (frozen === undefined) {
+      frozen = await freeze(tx, tenantId, flow);
+      memo.frozen.set(flow.id, frozen);
+    }
+    const { definition, error } = frozen;
     const actor: FlowActor = flow.savedBy ?? { kind: 'system' };
     const now = services.clock.now();
     const job = await insertFlowJob(tx, {
@@ -88,15 +108,17 @@ export async function createJobsFor(
     });
     if (job) created += 1;
   }
-  if (created > 0) await notifyJobs(tx);
   return created;
 }
 
-/** The projection that turns events into flow jobs (memory-worker role). */
+/** The projection that turns events into flow jobs (memory-worker role); one NOTIFY per batch. */
 export const flowMatchingProjection: Projection = {
   name: 'flow-matching',
   role: 'memory-worker',
   async apply(tx, services, tenantId, events) {
-    for (const event of events) await createJobsFor(tx, services, tenantId, event);
+    const memo: BatchMemo = { flows: new Map(), frozen: new Map() };
+    let created = 0;
+    for (const event of events) created += await createJobsFor(tx, services, tenantId, event, memo);
+    if (created > 0) await notifyJobs(tx);
   },
 };
