@@ -48,6 +48,7 @@ export {
   findCategoryIds,
   findProduct,
   findProductBySku,
+  findProducts,
   insertProduct,
   listCategories,
   listCategoryLinks,
@@ -163,13 +164,13 @@ export {
   listFlowsTriggeredBy,
   listOpenJobsNaming,
   listRecentFlowJobs,
-  lockLeasedJob,
   type NewFlowJob,
   notifyJobs,
   releaseJobLeases,
   type StepReceiptRow,
   settleReceipt,
   updateFlowJob,
+  updateLeasedJob,
 } from './queries/flows.ts';
 export {
   findOrder,

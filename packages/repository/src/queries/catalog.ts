@@ -159,6 +159,19 @@ export async function findProduct(
   return row;
 }
 
+/** The products of a shop with these ids (one query); ids that do not exist are left out. */
+export async function findProducts(
+  tx: Executor,
+  tenantId: string,
+  ids: readonly string[],
+): Promise<ProductRow[]> {
+  if (ids.length === 0) return [];
+  return tx
+    .select()
+    .from(products)
+    .where(and(eq(products.tenantId, tenantId), inArray(products.id, [...ids])));
+}
+
 /** The product with this SKU, compared case-insensitively like the unique index; `except` skips one id. */
 export async function findProductBySku(
   tx: Executor,

@@ -12,10 +12,6 @@ export type FlowJobRow = typeof flowJobs.$inferSelect;
 export type NewFlowJob = typeof flowJobs.$inferInsert;
 export type StepReceiptRow = typeof stepReceipts.$inferSelect;
 
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
-}
-
 /**
  * The active flows of a shop that an event name starts, by their `data.trigger`; nothing else
  * is loaded (inactive flows and other triggers stay in the database).
@@ -59,18 +55,14 @@ export async function notifyJobs(tx: Executor): Promise<void> {
   await tx.execute(sql`select pg_notify(${FLOW_JOBS_CHANNEL}, '')`);
 }
 
-/** A claimed job and the status it had: `running` means its previous worker was lost. */
-export interface ClaimedJob {
-  readonly tenantId: string;
-  readonly id: string;
-  readonly previousStatus: FlowJobStatus;
-}
+/** A claimed job: its row as the claim left it (`running`, leased by the claiming owner). */
+export type ClaimedJob = FlowJobRow;
 
 /**
  * Leases up to `limit` due jobs across shops for `owner`: queued or waiting jobs whose
- * `available_at` has come, and running jobs whose lease expired (their worker was lost). Each job
- * is then handled inside its own shop. Uses the database clock, so workers need no synchronised
- * clocks.
+ * `available_at` has come, and running jobs whose lease expired (their worker was lost). Answers
+ * their rows as leased (one statement). Each job is then handled inside its own shop. Uses the
+ * database clock, so workers need no synchronised clocks.
  */
 export async function claimDueJobs(
   tx: Executor,
@@ -78,39 +70,24 @@ export async function claimDueJobs(
   leaseMs: number,
   limit: number,
 ): Promise<ClaimedJob[]> {
-  const result = await tx.execute(sql`
-    with due as (
-      select tenant_id, id, status from ${flowJobs}
-      where (status in ('queued', 'waiting') and available_at <= clock_timestamp())
-         or (status = 'running' and lease_expires_at < clock_timestamp())
-      order by available_at
-      limit ${limit}
-      for update skip locked
+  return tx
+    .update(flowJobs)
+    .set({
+      status: 'running',
+      leaseOwner: owner,
+      leaseExpiresAt: sql`clock_timestamp() + make_interval(secs => ${leaseMs / 1000})`,
+      updatedAt: sql`clock_timestamp()`,
+    })
+    .where(
+      sql`(${flowJobs.tenantId}, ${flowJobs.id}) in (
+        select due.tenant_id, due.id from ${flowJobs} due
+        where (due.status in ('queued', 'waiting') and due.available_at <= clock_timestamp())
+           or (due.status = 'running' and due.lease_expires_at < clock_timestamp())
+        order by due.available_at
+        limit ${limit}
+        for update skip locked)`,
     )
-    update ${flowJobs} j
-    set status = 'running',
-        lease_owner = ${owner},
-        lease_expires_at = clock_timestamp() + make_interval(secs => ${leaseMs / 1000}),
-        updated_at = clock_timestamp()
-    from due
-    where j.tenant_id = due.tenant_id and j.id = due.id
-    returning j.tenant_id as "tenantId", j.id as "id", due.status as "previousStatus"`);
-  return rowsOf<ClaimedJob>(result);
-}
-
-/** The job, locked, while `owner` still holds its lease; undefined once the lease is lost. */
-export async function lockLeasedJob(
-  tx: Executor,
-  tenantId: string,
-  id: string,
-  owner: string,
-): Promise<FlowJobRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(flowJobs)
-    .where(and(eq(flowJobs.tenantId, tenantId), eq(flowJobs.id, id), eq(flowJobs.leaseOwner, owner)))
-    .for('update');
-  return row?.status === 'running' ? row : undefined;
+    .returning();
 }
 
 export async function findFlowJob(
@@ -145,29 +122,60 @@ export async function updateFlowJob(
   id: string,
   change: JobChange,
 ): Promise<FlowJobRow> {
-  const finished =
-    change.status === 'finished' || change.status === 'failed' || change.status === 'cancelled';
   const [row] = await tx
     .update(flowJobs)
-    .set({
-      ...(change.status === undefined ? {} : { status: change.status }),
-      ...(change.currentNode === undefined ? {} : { currentNode: change.currentNode }),
-      ...(change.trace === undefined ? {} : { trace: change.trace }),
-      ...(change.error === undefined ? {} : { error: change.error }),
-      ...(change.delaySeconds === undefined
-        ? {}
-        : { availableAt: sql`clock_timestamp() + make_interval(secs => ${change.delaySeconds})` }),
-      ...(change.release
-        ? { leaseOwner: null, leaseExpiresAt: null }
-        : change.leaseMs === undefined
-          ? {}
-          : { leaseExpiresAt: sql`clock_timestamp() + make_interval(secs => ${change.leaseMs / 1000})` }),
-      ...(finished ? { finishedAt: sql`clock_timestamp()` } : {}),
-      updatedAt: sql`clock_timestamp()`,
-    })
+    .set(jobChanges(change))
     .where(and(eq(flowJobs.tenantId, tenantId), eq(flowJobs.id, id)))
     .returning();
   return row!;
+}
+
+/**
+ * Writes a step's change while `owner` still holds the job's lease (the fence: the row must still
+ * be `running` under this owner). Answers the new row, or undefined when the lease was lost — the
+ * caller must then roll its transaction back.
+ */
+export async function updateLeasedJob(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  owner: string,
+  change: JobChange,
+): Promise<FlowJobRow | undefined> {
+  const [row] = await tx
+    .update(flowJobs)
+    .set(jobChanges(change))
+    .where(
+      and(
+        eq(flowJobs.tenantId, tenantId),
+        eq(flowJobs.id, id),
+        eq(flowJobs.leaseOwner, owner),
+        eq(flowJobs.status, 'running'),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+function jobChanges(change: JobChange) {
+  const finished =
+    change.status === 'finished' || change.status === 'failed' || change.status === 'cancelled';
+  return {
+    ...(change.status === undefined ? {} : { status: change.status }),
+    ...(change.currentNode === undefined ? {} : { currentNode: change.currentNode }),
+    ...(change.trace === undefined ? {} : { trace: change.trace }),
+    ...(change.error === undefined ? {} : { error: change.error }),
+    ...(change.delaySeconds === undefined
+      ? {}
+      : { availableAt: sql`clock_timestamp() + make_interval(secs => ${change.delaySeconds})` }),
+    ...(change.release
+      ? { leaseOwner: null, leaseExpiresAt: null }
+      : change.leaseMs === undefined
+        ? {}
+        : { leaseExpiresAt: sql`clock_timestamp() + make_interval(secs => ${change.leaseMs / 1000})` }),
+    ...(finished ? { finishedAt: sql`clock_timestamp()` } : {}),
+    updatedAt: sql`clock_timestamp()`,
+  };
 }
 
 /** The latest jobs of a shop, newest first (the executions view). */

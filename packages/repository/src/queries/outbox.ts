@@ -122,13 +122,24 @@ export async function claimCursor(
  */
 export async function advanceCursor(
   tx: Executor,
-  cursor: { consumer: string; tenantId: string; owner: string; from: number; to: number; leaseMs: number },
+  cursor: {
+    consumer: string;
+    tenantId: string;
+    owner: string;
+    from: number;
+    to: number;
+    leaseMs: number;
+    /** Give the lease up with the move (the shop is caught up). */
+    release?: boolean;
+  },
 ): Promise<boolean> {
   const rows = await tx
     .update(outboxCursors)
     .set({
       position: cursor.to,
-      leaseExpiresAt: sql`clock_timestamp() + make_interval(secs => ${cursor.leaseMs / 1000})`,
+      ...(cursor.release
+        ? { leaseOwner: null, leaseExpiresAt: null }
+        : { leaseExpiresAt: sql`clock_timestamp() + make_interval(secs => ${cursor.leaseMs / 1000})` }),
       updatedAt: sql`clock_timestamp()`,
     })
     .where(

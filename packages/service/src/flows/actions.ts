@@ -21,7 +21,7 @@ import {
   addOrderActivityNote,
   type OrderChanges,
   OrderTags,
-  updateOrder,
+  updateLockedOrder,
   type WrittenActivityKind,
 } from '../operations/orders.ts';
 import { transitionOrder } from '../orders/transitions.ts';
@@ -115,12 +115,13 @@ function changeOrder(
   order: OrderRow,
   changes: OrderChanges,
 ): Promise<Result<OrderRow>> {
-  return updateOrder(
+  // `order` was read locked by subjectOrder in this step's transaction.
+  return updateLockedOrder(
     context.tx,
     context.services,
     context.tenantId,
     flowActor(context),
-    order.id,
+    order,
     order.revision,
     changes,
   );

@@ -8,9 +8,8 @@ import {
   findToken,
   inSavepoint,
   insertPendingReceipt,
-  lockLeasedJob,
   settleReceipt,
-  updateFlowJob,
+  updateLeasedJob,
 } from '@cartwright/repository';
 import {
   ACTIONS,
@@ -26,7 +25,7 @@ import type { Permission } from '../permissions.ts';
 import type { Services } from '../services.ts';
 import { ACTION_HANDLERS } from './actions.ts';
 import type { FlowData } from './definition.ts';
-import { orderFacts } from './facts.ts';
+import { FactsDeferred, orderFacts } from './facts.ts';
 import type { FlowActor, FlowSubject } from './model.ts';
 
 // Runs flow jobs. A job moves in transactions on its leased row, each ending where durability
@@ -67,7 +66,7 @@ export async function runDueJobs(services: Services, options: ExecutorOptions): 
   for (const job of claimed) {
     if (options.signal?.aborted) break;
     try {
-      await runJob(services, job.tenantId, job.id, options);
+      await runJob(services, job, options);
     } catch (error) {
       firstError ??= error;
     }
@@ -76,26 +75,36 @@ export async function runDueJobs(services: Services, options: ExecutorOptions): 
   return claimed.length;
 }
 
-async function runJob(
-  services: Services,
-  tenantId: string,
-  id: string,
-  options: ExecutorOptions,
-): Promise<void> {
-  let action = await services.database.transaction((tx) =>
-    advanceJob(tx, services, tenantId, id, options, null),
-  );
-  while (action !== null) {
+/**
+ * Raised inside a step's transaction when its fenced job write finds the lease gone: the whole
+ * step (receipt, effect, job) rolls back and the next worker resumes the job.
+ */
+class LeaseLost extends Error {}
+
+/**
+ * Runs a claimed job step by step. The row travels from the claim to each step as the previous
+ * step wrote it (the lease keeps it ours); every step ends in a write fenced by the lease owner,
+ * which rolls the step back if the lease was lost meanwhile.
+ */
+async function runJob(services: Services, claimed: FlowJobRow, options: ExecutorOptions): Promise<void> {
+  const step = (job: FlowJobRow, ready: ActionNode | null) =>
+    services.database
+      .transaction((tx) => advanceJob(tx, services, job, options, ready))
+      .catch((error: unknown) => {
+        // The lease was lost: the next worker resumes (and finds any pending receipt).
+        if (error instanceof LeaseLost) return null;
+        throw error;
+      });
+  let next = await step(claimed, null);
+  while (next !== null) {
     if (options.signal?.aborted) {
       // Shutdown between the phases: the pending receipt stays, so whoever resumes the job
       // reports it uncertain rather than guessing.
       return;
     }
-    const ready = action;
-    await options.afterReceipt?.(stepKey(id, ready.id));
-    action = await services.database.transaction((tx) =>
-      advanceJob(tx, services, tenantId, id, options, ready),
-    );
+    const { job, action } = next;
+    await options.afterReceipt?.(stepKey(job.id, action.id));
+    next = await step(job, action);
   }
 }
 
@@ -108,6 +117,8 @@ class Walk {
   trace: Trace;
   currentNode: string | null;
   private facts: Facts | null = null;
+  /** Whether `facts` leaves out what needs more reads than the order row. */
+  private deferred = false;
 
   constructor(
     readonly tx: Executor,
@@ -138,16 +149,37 @@ class Walk {
     });
   }
 
-  /** Evaluates a condition over the subject's facts (loaded once per transaction). */
+  /**
+   * Evaluates a condition over the subject's facts (loaded once per transaction). The facts are
+   * first the order's own (no further reads); a condition that reads its customer account,
+   * documents or current products makes them load, and is evaluated again (evaluation is pure).
+   */
   async decide(condition: ConditionTree): Promise<boolean | { code: string; message: string }> {
     try {
       const rules = new Map((this.job.definition.rules as SavedRule[]).map((rule) => [rule.id, rule]));
       const compiled = compileRule(condition, { rules });
-      this.facts ??= await factsOf(
+      if (this.facts === null) {
+        this.deferred = true;
+        this.facts = await factsOf(
+          this.tx,
+          this.services,
+          this.job.tenantId,
+          this.job.subject as FlowSubject,
+          true,
+        );
+      }
+      try {
+        return compiled.evaluate(this.facts);
+      } catch (error) {
+        if (!(error instanceof FactsDeferred) || !this.deferred) throw error;
+      }
+      this.deferred = false;
+      this.facts = await factsOf(
         this.tx,
         this.services,
         this.job.tenantId,
         this.job.subject as FlowSubject,
+        false,
       );
       return compiled.evaluate(this.facts);
     } catch (error) {
@@ -156,17 +188,25 @@ class Walk {
     }
   }
 
-  /** Ends the transaction's work: writes the job as it now stands. */
-  async save(status: FlowJobStatus, extra: { error?: FlowJobRow['error']; delaySeconds?: number } = {}) {
+  /**
+   * Ends the transaction's work: writes the job as it now stands, fenced by the lease (a lost
+   * lease rolls the whole transaction back). Answers the row as written.
+   */
+  async save(
+    status: FlowJobStatus,
+    extra: { error?: FlowJobRow['error']; delaySeconds?: number } = {},
+  ): Promise<FlowJobRow> {
     const { tenantId, id } = this.job;
     const stays = status === 'running';
-    await updateFlowJob(this.tx, tenantId, id, {
+    const row = await updateLeasedJob(this.tx, tenantId, id, this.options.owner, {
       status,
       currentNode: this.currentNode,
       trace: this.trace,
       ...extra,
       ...(stays ? { leaseMs: this.options.leaseMs } : { release: true }),
     });
+    if (!row) throw new LeaseLost();
+    return row;
   }
 
   async fail(node: FlowNode | null, code: string, message: string): Promise<null> {
@@ -177,21 +217,19 @@ class Walk {
 }
 
 /**
- * One transaction of a job: runs `ready` (an action whose pending receipt has committed), then
- * walks on. Answers the next action whose pending receipt this transaction writes, or null when the
- * job waits, ends, fails, becomes uncertain, or the lease was lost.
+ * One transaction of a job (`job`: its row as the claim or the previous step left it): runs
+ * `ready` (an action whose pending receipt has committed), then walks on. Answers the next action
+ * whose pending receipt this transaction writes, with the job as written, or null when the job
+ * waits, ends, fails or becomes uncertain. Raises LeaseLost (rolling back) when the lease was lost.
  */
 async function advanceJob(
   tx: Executor,
   services: Services,
-  tenantId: string,
-  id: string,
+  job: FlowJobRow,
   options: ExecutorOptions,
   ready: ActionNode | null,
-): Promise<ActionNode | null> {
-  const job = await lockLeasedJob(tx, tenantId, id, options.owner);
-  // The lease was lost: the next worker resumes (and finds any pending receipt).
-  if (!job) return null;
+): Promise<{ job: FlowJobRow; action: ActionNode } | null> {
+  const { tenantId, id } = job;
   const walk = new Walk(tx, services, job, options);
   if (ready !== null) {
     const ran = await runAction(walk, ready);
@@ -245,8 +283,7 @@ async function advanceJob(
         // that exists only when there is one.
         if (await insertPendingReceipt(tx, { tenantId, key, jobId: id, nodeId: node.id })) {
           // The receipt commits with the cursor on the action; the lease runs from here.
-          await walk.save('running');
-          return node;
+          return { job: await walk.save('running'), action: node };
         }
         const receipt = await findStepReceipt(tx, tenantId, key);
         if (receipt?.status === 'confirmed') {
@@ -281,8 +318,11 @@ async function factsOf(
   services: Services,
   tenantId: string,
   subject: FlowSubject,
+  defer: boolean,
 ): Promise<Facts> {
-  const facts = subject.orderId ? await orderFacts(tx, services, tenantId, subject.orderId) : undefined;
+  const facts = subject.orderId
+    ? await orderFacts(tx, services, tenantId, subject.orderId, { defer })
+    : undefined;
   return facts ?? buildFacts({ now: services.clock.now().toISOString() });
 }
 

@@ -4,7 +4,7 @@ import {
   findCustomer,
   findCustomerHistory,
   findOrder,
-  findProduct,
+  findProducts,
   listOrderDocuments,
   type OrderRow,
   type ProductRow,
@@ -63,12 +63,34 @@ async function precisionOf(
   return currency?.precision ?? 2;
 }
 
-/** The current effective product (variant over parent), or null when it no longer exists. */
-async function currentProduct(tx: Executor, tenantId: string, productId: string): Promise<ProductRow | null> {
-  const own = await findProduct(tx, tenantId, productId);
-  if (!own) return null;
-  const parent = own.parentId ? ((await findProduct(tx, tenantId, own.parentId)) ?? null) : null;
-  return effectiveProduct(own, parent);
+/**
+ * The current effective products (variant over parent) of these ids, read in at most two queries
+ * (the products, then the parents they name); null for one that no longer exists.
+ */
+async function currentProducts(
+  tx: Executor,
+  tenantId: string,
+  ids: readonly string[],
+): Promise<Map<string, ProductRow | null>> {
+  const own = new Map((await findProducts(tx, tenantId, ids)).map((row) => [row.id, row]));
+  const parentIds = [
+    ...new Set(
+      [...own.values()].flatMap((row) => (row.parentId && !own.has(row.parentId) ? [row.parentId] : [])),
+    ),
+  ];
+  const all = new Map(own);
+  for (const row of await findProducts(tx, tenantId, parentIds)) all.set(row.id, row);
+  const products = new Map<string, ProductRow | null>();
+  for (const id of ids) {
+    const row = own.get(id);
+    if (!row) {
+      products.set(id, null);
+      continue;
+    }
+    const parent = row.parentId ? (all.get(row.parentId) ?? null) : null;
+    products.set(id, effectiveProduct(row, parent));
+  }
+  return products;
 }
 
 async function orderLineItems(
@@ -77,22 +99,18 @@ async function orderLineItems(
   order: OrderRow,
   money: FactsMoney,
 ): Promise<LineItemFacts[]> {
-  const products = new Map<string, ProductRow | null>();
-  const items: LineItemFacts[] = [];
-  for (const raw of order.lines) {
+  const lines = order.lines.flatMap((raw) => {
     const parsed = v.safeParse(LineSnapshot, raw);
-    if (!parsed.success) continue;
-    const line = parsed.output;
-    if (!products.has(line.productId)) {
-      products.set(line.productId, await currentProduct(tx, tenantId, line.productId));
-    }
+    return parsed.success ? [parsed.output] : [];
+  });
+  const products = await currentProducts(tx, tenantId, [...new Set(lines.map((line) => line.productId))]);
+  return lines.map((line) => {
     const snapshot = {
       ...(line.parentId !== undefined ? { parentId: line.parentId } : {}),
       ...(line.options !== undefined ? { options: line.options } : {}),
     };
-    items.push(lineItemFacts(line, products.get(line.productId)!, money, snapshot));
-  }
-  return items;
+    return lineItemFacts(line, products.get(line.productId) ?? null, money, snapshot);
+  });
 }
 
 /**
@@ -104,9 +122,11 @@ export async function orderFacts(
   services: Services,
   tenantId: string,
   orderId: string,
+  options: { readonly defer?: boolean } = {},
 ): Promise<Facts | undefined> {
   const order = await findOrder(tx, tenantId, orderId);
   if (!order) return undefined;
+  const defer = options.defer === true;
 
   const parsedPrice = v.safeParse(PriceSnapshot, order.price);
   const price = parsedPrice.success ? parsedPrice.output : null;
@@ -118,16 +138,23 @@ export async function orderFacts(
     priceMode,
   };
 
-  const customer = order.customerId ? ((await findCustomer(tx, tenantId, order.customerId)) ?? null) : null;
-  const history = customer ? ((await findCustomerHistory(tx, tenantId, customer.id)) ?? null) : null;
   // The group the order was placed (and priced) for, else the customer's current one.
   const snapshotGroup = v.safeParse(CustomerGroup, order.customer.group);
+  // Deferred: what needs more reads than the order row (its customer account, documents and
+  // current products) is left out, and reading it throws FactsDeferred.
+  const deferCustomer = defer && order.customerId !== null;
+  const deferGroup = deferCustomer && !snapshotGroup.success;
+  const customer =
+    order.customerId && !deferCustomer
+      ? ((await findCustomer(tx, tenantId, order.customerId)) ?? null)
+      : null;
+  const history = customer ? ((await findCustomerHistory(tx, tenantId, customer.id)) ?? null) : null;
   const group = snapshotGroup.success ? snapshotGroup.output : (customer?.group ?? 'consumer');
 
-  const documents = await listOrderDocuments(tx, tenantId, order.id);
-  const lineItems = await orderLineItems(tx, tenantId, order, money);
+  const documents = defer ? [] : await listOrderDocuments(tx, tenantId, order.id);
+  const lineItems = defer ? [] : await orderLineItems(tx, tenantId, order, money);
 
-  return {
+  const facts: Facts = {
     now: services.clock.now().toISOString(),
     context: {
       channelId: order.channelId,
@@ -165,4 +192,30 @@ export async function orderFacts(
       documents: documents.map((document) => ({ documentTypeId: document.type, sent: false })),
     },
   };
+  if (!defer) return facts;
+  deferred(facts, 'customer', deferCustomer);
+  deferred(facts.context, 'customerGroupId', deferGroup);
+  deferred(facts.cart!, 'lineItems', true);
+  deferred(facts.order!, 'documents', true);
+  return facts;
+}
+
+/**
+ * Thrown when a condition reads a part of deferred facts: the caller loads the whole facts and
+ * evaluates again (evaluation is pure, so the first attempt leaves nothing behind).
+ */
+export class FactsDeferred extends Error {
+  constructor(readonly part: string) {
+    super(`The facts part ${part} was not loaded.`);
+  }
+}
+
+function deferred(target: object, key: string, when: boolean): void {
+  if (!when) return;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    get() {
+      throw new FactsDeferred(key);
+    },
+  });
 }

@@ -205,6 +205,23 @@ export async function updateOrder(
 ): Promise<Result<OrderRow>> {
   const order = await findOrder(tx, tenantId, orderId, { forUpdate: true });
   if (!order) return fail('NOT_FOUND', 'No order with this id exists in this shop.');
+  return updateLockedOrder(tx, services, tenantId, actor, order, revision, changes);
+}
+
+/**
+ * `updateOrder` on an order the caller has already read locked (`FOR UPDATE`) in this
+ * transaction: the same revision check, write and event, without reading the row again.
+ */
+export async function updateLockedOrder(
+  tx: Executor,
+  services: Services,
+  tenantId: string,
+  actor: Actor,
+  order: OrderRow,
+  revision: number | undefined,
+  changes: OrderChanges,
+): Promise<Result<OrderRow>> {
+  const orderId = order.id;
   if (revision !== undefined && order.revision !== revision) {
     return fail('STALE_REVISION', `The order is at revision ${order.revision}, not ${revision}.`, {
       extensions: { expected: revision, actual: order.revision },
