@@ -884,3 +884,23 @@ describe('the public reference cases of the customer conditions', () => {
     }
   });
 });
+
+describe('custom field traces', () => {
+  it('show the one field compared, not the whole map', () => {
+    const rule = compileRule({
+      type: 'customerCustomField',
+      value: { operator: '=', renderedField: { name: 'tier', type: 'text' }, renderedFieldValue: 'gold' },
+    });
+    const facts = buildFacts({
+      now: '2026-11-22T10:00:00Z',
+      customer: { customFields: { tier: 'silver', other: 1 } },
+    });
+    expect(rule.explain(facts)).toMatchObject({ result: false, actual: 'silver' });
+    expect(
+      rule.evaluate(
+        buildFacts({ now: '2026-11-22T10:00:00Z', customer: { customFields: { tier: 'gold' } } }),
+      ),
+    ).toBe(true);
+    expect(rule.explain(buildFacts({ now: '2026-11-22T10:00:00Z' }))).toMatchObject({ result: false });
+  });
+});

@@ -268,9 +268,12 @@ export const CUSTOMER_EVALUATORS: Readonly<Record<string, Evaluator>> = {
   /** The custom fields are read whole: the field's name is only known to the prepared value. */
   customerCustomField: factsCondition({
     prepare: prepareCustomField,
-    read: (facts) => customerOf(facts)?.customFields,
-    test: (actual, prepared, facts) =>
-      actual !== undefined && matchCustomField(readCustomField(actual, prepared), prepared, facts),
+    // The one field compared (traces show it); undefined without a customer.
+    read: (facts, _item, prepared) => {
+      const customer = customerOf(facts);
+      return customer === undefined ? undefined : readCustomField(customer.customFields, prepared);
+    },
+    test: (actual, prepared, facts) => actual !== undefined && matchCustomField(actual, prepared, facts),
   }),
   customerCustomerGroup: idCondition('customerGroupIds', (facts) => facts.context.customerGroupId),
   customerRequestedGroup: idCondition('customerGroupIds', (facts) => customerOf(facts)?.requestedGroupId),

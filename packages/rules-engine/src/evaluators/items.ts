@@ -149,11 +149,15 @@ export const ITEMS_EVALUATORS: Readonly<Record<string, Evaluator>> = {
   // The payload's custom fields: none at all matches `!=` (and `empty`); otherwise CustomFieldRule::match.
   cartLineItemCustomField: itemCondition({
     prepare: prepareCustomField,
-    read: (item) => item.product?.customFields ?? null,
-    test: (fields, prepared, facts) =>
-      fields === null
+    // The one field compared (traces show it); undefined when the payload has no custom fields.
+    read: (item, _facts, prepared) => {
+      const fields = item.product?.customFields;
+      return fields === null || fields === undefined ? undefined : readCustomField(fields, prepared);
+    },
+    test: (actual, prepared, facts) =>
+      actual === undefined
         ? isNegativeOperator(prepared.operator)
-        : matchCustomField(readCustomField(fields, prepared), prepared, facts),
+        : matchCustomField(actual, prepared, facts),
   }),
 
   // No delivery information and a missing dimension both give `isNegativeOperator`.
