@@ -1,5 +1,6 @@
 import { createMcpServer } from '@cartwright/mcp';
 import { authenticate } from '@cartwright/service';
+import { makeSellable, SELLABLE } from '@cartwright/service/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { sql } from 'drizzle-orm';
@@ -13,7 +14,6 @@ import { createHarness, type Harness } from './harness.ts';
 let h: Harness;
 let channelKey: string;
 let contextToken: string;
-const TAX = '0190f0c8-0000-7000-8000-0000000a0701';
 const PRODUCT = '0190f0c8-0000-7000-8000-0000000a0702';
 const CATEGORY = '0190f0c8-0000-7000-8000-0000000a0703';
 const rule = (n: number) => `0190f0c8-0000-7000-8000-0000000a08${String(n).padStart(2, '0')}`;
@@ -53,16 +53,7 @@ beforeAll(async () => {
   h = await createHarness();
   const automation = expectOk(await staff('GET', '/api/automation'));
   channelKey = (automation.channels as { accessKey: string }[])[0]!.accessKey;
-  expectOk(
-    await staff('PUT', '/api/basis/countries/DE', { revision: 0, translations: { en: { name: 'Germany' } } }),
-  );
-  expectOk(
-    await staff('PUT', `/api/basis/tax-classes/${TAX}`, {
-      revision: 0,
-      translations: { en: { name: 'Standard' } },
-      rates: [{ country: null, rate: 1900 }],
-    }),
-  );
+  await makeSellable(h.services, h.shopA.tenantId);
   expectOk(
     await staff('PUT', `/api/catalog/categories/${CATEGORY}`, {
       revision: 0,
@@ -74,7 +65,7 @@ beforeAll(async () => {
       id: PRODUCT,
       sku: 'TEA',
       translations: { en: { name: 'Tea' } },
-      taxClassId: TAX,
+      taxClassId: SELLABLE.standardTax,
       categoryIds: [CATEGORY],
       prices: [{ currency: 'EUR', gross: 2500, net: 2101 }],
       stockAvailable: 50,
