@@ -112,6 +112,14 @@ function normaliseRows<T>(result: unknown): T[] {
   return ((result as { rows?: T[] }).rows ?? []) as T[];
 }
 
+/** The rows of a raw statement run on an executor (the database or a transaction), on either driver. */
+export async function executeRows<T extends Record<string, unknown>>(
+  tx: Executor,
+  statement: ReturnType<typeof sql>,
+): Promise<T[]> {
+  return normaliseRows<T>(await tx.execute(statement));
+}
+
 /** What differs between the drivers; everything else is the same drizzle API on both. */
 interface Driver {
   readonly kind: StorageKind;
@@ -142,7 +150,7 @@ function openPostgres(url: string, max: number): Database {
   return databaseOver(
     {
       kind: 'postgres',
-      db: drizzlePostgres(client, { schema }),
+      db: drizzlePostgres(preparingEvery(client), { schema }),
       async listen(channel, onNotify) {
         const subscription = await client.listen(channel, onNotify);
         return () => subscription.unlisten();
@@ -151,6 +159,42 @@ function openPostgres(url: string, max: number): Database {
     },
     { kind: 'postgres', client, url },
   );
+}
+
+/**
+ * The client drizzle runs on, preparing every statement that has parameters (decision 0019).
+ * drizzle asks postgres.js to prepare only named queries, so every other statement would travel
+ * with its full text and be parsed and planned again by the server each time; prepared, it is
+ * parsed once per connection and then sends only its parameters, so pipelined statements share
+ * one network write. Transactions and savepoints hand their own client to the work: it is wrapped
+ * the same way. Statements without parameters keep the simple protocol (several statements in one
+ * text stay possible).
+ */
+function preparingEvery(client: postgres.Sql): postgres.Sql {
+  return new Proxy(client, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property);
+      if (property === 'unsafe') {
+        return (query: string, args: unknown[] = [], options: Record<string, unknown> = {}) =>
+          target.unsafe(
+            query,
+            args as postgres.ParameterOrJSON<never>[],
+            args.length > 0 ? { ...options, prepare: true } : options,
+          );
+      }
+      if ((property === 'begin' || property === 'savepoint') && typeof value === 'function') {
+        // begin([options], work) and savepoint([name], work): the work is the last argument.
+        return (...args: unknown[]) => {
+          const work = args.at(-1) as (inner: postgres.Sql) => unknown;
+          return value.apply(target, [
+            ...args.slice(0, -1),
+            (inner: postgres.Sql) => work(preparingEvery(inner)),
+          ]);
+        };
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 async function openPglite(options: DatabaseOptions): Promise<Database> {

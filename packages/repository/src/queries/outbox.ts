@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import type { Executor } from '../database.ts';
+import { type Executor, executeRows } from '../database.ts';
 import { eventStatistics, outboxCursors, outboxEvents, outboxReceipts, tenantCounters } from '../schema.ts';
 
 export type OutboxEventRow = typeof outboxEvents.$inferSelect;
@@ -92,7 +92,9 @@ export async function claimCursor(
   owner: string,
   leaseMs: number,
 ): Promise<ClaimedCursor | undefined> {
-  const result = await tx.execute(sql`
+  const [row] = await executeRows<{ tenantId: string; position: number | string }>(
+    tx,
+    sql`
     with candidate as (
       select c.tenant_id from ${outboxCursors} c
       join ${tenantCounters} k on k.tenant_id = c.tenant_id and k.name = 'outbox'
@@ -108,11 +110,8 @@ export async function claimCursor(
         updated_at = clock_timestamp()
     from candidate
     where c.tenant_id = candidate.tenant_id and c.consumer = ${consumer}
-    returning c.tenant_id as "tenantId", c.position as "position"`);
-  const [row] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
-    tenantId: string;
-    position: number | string;
-  }[];
+    returning c.tenant_id as "tenantId", c.position as "position"`,
+  );
   return row ? { tenantId: row.tenantId, position: Number(row.position) } : undefined;
 }
 
