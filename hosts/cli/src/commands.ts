@@ -178,6 +178,7 @@ export async function start(env: Env, out: CommandOutput, signals: NodeJS.EventE
         owner: `${hostname()}:${process.pid}`,
         pollMs: env.WORKER_POLL_MS,
         leaseMs: env.WORKER_LEASE_MS,
+        jobBatchSize: env.WORKER_FLOW_BATCH,
         log: ({ level, msg, ...fields }) => logger[level](fields, msg),
       });
       stops.unshift(() => workers.stop());

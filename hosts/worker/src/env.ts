@@ -17,6 +17,8 @@ export const WORKER_ROLES: readonly WorkerRole[] = PROCESS_ROLES.filter(
 export const workerTimingEnvironment = {
   WORKER_POLL_MS: integerVariable(1000, 1, 3_600_000),
   WORKER_LEASE_MS: integerVariable(30_000, 500, 3_600_000),
+  /** Flow jobs a flow runner claims and moves together (decision 0019). */
+  WORKER_FLOW_BATCH: integerVariable(50, 1, 500),
 };
 
 /** The worker process's variables. `all` runs every worker role in one process (embedded storage allowed). */
@@ -34,6 +36,7 @@ export interface WorkerConfig {
   readonly dataDir: string;
   readonly pollMs: number;
   readonly leaseMs: number;
+  readonly flowBatch: number;
 }
 
 export type WorkerConfigResult =
@@ -68,6 +71,7 @@ export function readWorkerEnv(
       dataDir: env.CARTWRIGHT_DATA_DIR,
       pollMs: env.WORKER_POLL_MS,
       leaseMs: env.WORKER_LEASE_MS,
+      flowBatch: env.WORKER_FLOW_BATCH,
     },
   };
 }

@@ -34,6 +34,7 @@ export function runWorkerProcess(extra: Partial<WorkerOptions> = {}): void {
       roles: config.roles,
       pollMs: config.pollMs,
       leaseMs: config.leaseMs,
+      jobBatchSize: config.flowBatch,
       log: writeJsonLine,
       ...extra,
     });

@@ -35,7 +35,7 @@ export interface WorkerOptions {
   readonly maxBatches?: number | undefined;
   /** Receives every log record (default: JSON lines on stderr). */
   readonly log?: ((line: WorkerLogLine) => void) | undefined;
-  /** Flow jobs claimed per round by the `app-worker` role's flow runner (default 10). */
+  /** Flow jobs the `app-worker` role's flow runner claims per round and moves together (default 50). */
   readonly jobBatchSize?: number | undefined;
   /** Test seam of the flow runner: runs after a step's receipt commits, before its action. */
   readonly afterReceipt?: ((key: string) => Promise<void>) | undefined;
@@ -107,7 +107,7 @@ export function startWorkers(services: Services, options: WorkerOptions): Worker
 
   const controller = new AbortController();
   const { signal } = controller;
-  const jobBatchSize = positiveInteger('jobBatchSize', options.jobBatchSize ?? 10);
+  const jobBatchSize = positiveInteger('jobBatchSize', options.jobBatchSize ?? 50);
   const loopOf = (name: string, kind: Loop['kind'], round: () => Promise<Round>): Loop => ({
     name,
     kind,

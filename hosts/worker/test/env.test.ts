@@ -12,6 +12,7 @@ describe('readWorkerEnv', () => {
         dataDir: '.data',
         pollMs: 1000,
         leaseMs: 30_000,
+        flowBatch: 50,
       },
     });
     expect(WORKER_ROLES).not.toContain('http');
@@ -24,6 +25,7 @@ describe('readWorkerEnv', () => {
         DATABASE_URL: 'postgres://cartwright@db.internal:5432/shop',
         WORKER_POLL_MS: '250',
         WORKER_LEASE_MS: '1500',
+        WORKER_FLOW_BATCH: '20',
         UNRELATED: 'ignored',
       }),
     ).toEqual({
@@ -35,6 +37,7 @@ describe('readWorkerEnv', () => {
         dataDir: '.data',
         pollMs: 250,
         leaseMs: 1500,
+        flowBatch: 20,
       },
     });
   });
@@ -53,6 +56,8 @@ describe('readWorkerEnv', () => {
     [{ WORKER_POLL_MS: '1.5' }, 'Invalid WORKER_POLL_MS: expected a whole number'],
     [{ WORKER_POLL_MS: '0' }, 'Invalid WORKER_POLL_MS: expected at least 1'],
     [{ WORKER_LEASE_MS: '30s' }, 'Invalid WORKER_LEASE_MS: expected a whole number'],
+    [{ WORKER_FLOW_BATCH: '0' }, 'Invalid WORKER_FLOW_BATCH: expected at least 1'],
+    [{ WORKER_FLOW_BATCH: '501' }, 'Invalid WORKER_FLOW_BATCH: expected at most 500'],
   ])('rejects %o with one line that names the variable', (env, message) => {
     expect(readWorkerEnv(env)).toEqual({ ok: false, message });
   });

@@ -1,4 +1,4 @@
-import { appendEvents, type Executor } from '@cartwright/repository';
+import { appendEvents, type Executor, type NewOutboxEvent } from '@cartwright/repository';
 import type { Services } from './services.ts';
 
 export type Actor =
@@ -16,7 +16,13 @@ export type Actor =
         | { readonly kind: 'system' };
     };
 
-/** Appends one domain event to the outbox in the caller's transaction. */
+/** Events recorded in transactions that defer their appends (see collectingEvents), per shop. */
+const collecting = new WeakMap<Executor, Map<string, NewOutboxEvent[]>>();
+
+/**
+ * Appends one domain event to the outbox in the caller's transaction (or, inside collectingEvents,
+ * when that work is done, with every other event it recorded).
+ */
 export async function recordEvent(
   tx: Executor,
   services: Services,
@@ -25,7 +31,33 @@ export async function recordEvent(
   name: string,
   payload: Record<string, unknown>,
 ): Promise<void> {
-  await appendEvents(tx, tenantId, [
-    { id: services.ids.next(), name, payload, actor, occurredAt: services.clock.now() },
-  ]);
+  const event = { id: services.ids.next(), name, payload, actor, occurredAt: services.clock.now() };
+  const pending = collecting.get(tx);
+  if (!pending) {
+    await appendEvents(tx, tenantId, [event]);
+    return;
+  }
+  const own = pending.get(tenantId);
+  if (own) own.push(event);
+  else pending.set(tenantId, [event]);
+}
+
+/**
+ * Runs `work` in `tx` with the events it records collected, then appends them in the order they
+ * were recorded, one append per shop: a batch of many effects takes each shop's outbox counter
+ * once, at its end, instead of once per event. If `work` throws, nothing is appended (its
+ * transaction rolls back).
+ */
+export async function collectingEvents<T>(tx: Executor, work: () => Promise<T>): Promise<T> {
+  if (collecting.has(tx)) return work();
+  const pending = new Map<string, NewOutboxEvent[]>();
+  collecting.set(tx, pending);
+  let result: T;
+  try {
+    result = await work();
+  } finally {
+    collecting.delete(tx);
+  }
+  for (const [tenantId, events] of pending) await appendEvents(tx, tenantId, events);
+  return result;
 }

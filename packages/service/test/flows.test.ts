@@ -2,11 +2,13 @@ import {
   type Database,
   findOrder,
   insertProduct,
+  listEvents,
   listOrderActivities,
   listRecentFlowJobs,
   revokeToken,
 } from '@cartwright/repository';
 import { createTestDatabase } from '@cartwright/repository/testing';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate, type Principal } from '../src/auth.ts';
 import { checkout } from '../src/carts/checkout.ts';
@@ -320,5 +322,130 @@ describe('a merchant flow', () => {
     await call('automation.executions.resolve', { id: job!.id, resolution: 'abandon' });
     await call('automation.delete', { kind: 'flows', id: FLOW(4), revision: 1 });
     expect((await jobsOf(FLOW(4)))[0]!.status).toBe('cancelled');
+  });
+});
+
+describe('a batch of jobs', () => {
+  const tagFlow = (tag: string) =>
+    flow('order.placed', {
+      entry: 'tag',
+      nodes: [
+        { id: 'tag', kind: 'action', action: 'action.add.order.tag', config: { tags: [tag] }, next: null },
+      ],
+    });
+
+  async function deactivate(...ids: string[]) {
+    for (const id of ids) {
+      const [job] = await jobsOf(id);
+      await call('automation.save', {
+        kind: 'flows',
+        id,
+        revision: 1,
+        active: false,
+        data: job!.definition.flow,
+      });
+    }
+  }
+
+  it('moves many jobs together: two actions on one order both apply, a refusal fails only its own job and leaves nothing behind, each event is appended once', async () => {
+    await call('automation.save', { kind: 'flows', id: FLOW(20), revision: 0, data: tagFlow('batch-a') });
+    await call('automation.save', { kind: 'flows', id: FLOW(21), revision: 0, data: tagFlow('batch-b') });
+    // Flows may not mark an order paid: this action always refuses (TRANSITION_REFUSED).
+    await call('automation.save', {
+      kind: 'flows',
+      id: FLOW(22),
+      revision: 0,
+      data: flow('order.placed', {
+        entry: 'pay',
+        nodes: [
+          {
+            id: 'pay',
+            kind: 'action',
+            action: 'action.set.order.state',
+            config: { kind: 'payment', state: 'paid' },
+            next: null,
+          },
+        ],
+      }),
+    });
+    const placed = [await placeOrder(1), await placeOrder(1), await placeOrder(1)];
+    const before = (await listEvents(database.db, shop.tenantId, { limit: 10_000 })).at(-1)!.sequence;
+    await work();
+
+    for (const order of placed) {
+      const stored = (await findOrder(database.db, shop.tenantId, order.id))!;
+      expect([...stored.tags].sort()).toEqual(['batch-a', 'batch-b']);
+      expect(stored.paymentState).toBe(order.paymentState);
+    }
+    for (const id of [FLOW(20), FLOW(21)]) {
+      expect((await jobsOf(id)).map((job) => job.status)).toEqual(['finished', 'finished', 'finished']);
+    }
+    const refused = await jobsOf(FLOW(22));
+    expect(refused.map((job) => [job.status, job.error?.code])).toEqual([
+      ['failed', 'TRANSITION_REFUSED'],
+      ['failed', 'TRANSITION_REFUSED'],
+      ['failed', 'TRANSITION_REFUSED'],
+    ]);
+    const receipts = await database.rows<{ status: string; n: number }>(sql`
+      select r.status, count(*)::int as n from step_receipts r
+      join flow_jobs j on j.tenant_id = r.tenant_id and j.id = r.job_id
+      where j.tenant_id = ${shop.tenantId} and j.flow_id in (${FLOW(20)}, ${FLOW(21)}, ${FLOW(22)})
+      group by r.status order by r.status`);
+    expect(receipts).toEqual([
+      { status: 'confirmed', n: 6 },
+      { status: 'failed', n: 3 },
+    ]);
+
+    // The events of the batch: one order.updated per tag action, none from the refused actions,
+    // and the shop's sequence stays gapless.
+    const events = await listEvents(database.db, shop.tenantId, { afterSequence: before, limit: 10_000 });
+    const fromFlow = (id: string) =>
+      events.filter((event) => (event.actor as { flowId?: string }).flowId === id).map((event) => event.name);
+    expect(fromFlow(FLOW(20))).toEqual(['order.updated', 'order.updated', 'order.updated']);
+    expect(fromFlow(FLOW(21))).toEqual(['order.updated', 'order.updated', 'order.updated']);
+    expect(fromFlow(FLOW(22))).toEqual([]);
+    expect(events.map((event) => event.sequence)).toEqual(events.map((_, index) => before + index + 1));
+    await deactivate(FLOW(20), FLOW(21), FLOW(22));
+  });
+
+  it('keeps the others going when one job of a batch loses its lease: that job’s action rolls back, the rest commit', async () => {
+    await call('automation.save', { kind: 'flows', id: FLOW(23), revision: 0, data: tagFlow('leased') });
+    const placed = [await placeOrder(1), await placeOrder(1), await placeOrder(1)];
+    await consumeOnce(services, flowMatchingProjection, {
+      owner: 'm',
+      leaseMs: 30_000,
+      batchSize: 100,
+      maxBatches: 10,
+    });
+    const jobs = await jobsOf(FLOW(23));
+    expect(jobs).toHaveLength(3);
+    const stolen = jobs.find((job) => job.subject.orderId === placed[1]!.id)!;
+    // Between the two transactions another owner takes one job's lease (as after an expiry).
+    let taken = false;
+    await runDueJobs(services, {
+      owner: 'batch-owner',
+      leaseMs: 30_000,
+      batchSize: 20,
+      afterReceipt: async () => {
+        if (taken) return;
+        taken = true;
+        await database.rows(sql`
+          update flow_jobs set lease_owner = 'thief'
+          where tenant_id = ${shop.tenantId} and id = ${stolen.id}`);
+      },
+    });
+    const tags = async (index: number) =>
+      (await findOrder(database.db, shop.tenantId, placed[index]!.id))!.tags;
+    expect(await tags(0)).toEqual(['leased']);
+    expect(await tags(1)).toEqual([]);
+    expect(await tags(2)).toEqual(['leased']);
+    const after = await jobsOf(FLOW(23));
+    const byId = new Map(after.map((job) => [job.id, job]));
+    expect(byId.get(stolen.id)).toMatchObject({ status: 'running', leaseOwner: 'thief', currentNode: 'tag' });
+    expect(after.filter((job) => job.status === 'finished')).toHaveLength(2);
+    await database.rows(sql`
+      update flow_jobs set status = 'cancelled', lease_owner = null, lease_expires_at = null
+      where tenant_id = ${shop.tenantId} and id = ${stolen.id}`);
+    await deactivate(FLOW(23));
   });
 });

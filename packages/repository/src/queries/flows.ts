@@ -1,5 +1,5 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Executor } from '../database.ts';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { type Executor, executeRows } from '../database.ts';
 import { definitions, type FlowJobStatus, flowJobs, stepReceipts } from '../schema.ts';
 
 export {
@@ -35,19 +35,20 @@ export async function listFlowsTriggeredBy(tx: Executor, tenantId: string, trigg
 export const FLOW_JOBS_CHANNEL = 'cartwright_flow_jobs';
 
 /**
- * Creates a job, due now by the database clock, unless the flow already has one for this event
- * (answers undefined then).
+ * Creates jobs, due now by the database clock, in one statement; a job whose flow already has one
+ * for its event is left out (the unique event key). Answers how many were created.
  */
-export async function insertFlowJob(
+export async function insertFlowJobs(
   tx: Executor,
-  job: Omit<NewFlowJob, 'availableAt'>,
-): Promise<FlowJobRow | undefined> {
-  const [row] = await tx
+  jobs: readonly Omit<NewFlowJob, 'availableAt'>[],
+): Promise<number> {
+  if (jobs.length === 0) return 0;
+  const rows = await tx
     .insert(flowJobs)
-    .values({ ...job, availableAt: sql`clock_timestamp()` })
+    .values(jobs.map((job) => ({ ...job, availableAt: sql`clock_timestamp()` })))
     .onConflictDoNothing()
-    .returning();
-  return row;
+    .returning({ id: flowJobs.id });
+  return rows.length;
 }
 
 /** Wakes the flow workers when the transaction commits. */
@@ -130,31 +131,66 @@ export async function updateFlowJob(
   return row!;
 }
 
+/** A job as one step of its worker leaves it (see saveLeasedJobs). */
+export interface LeasedJobChange {
+  readonly tenantId: string;
+  readonly id: string;
+  readonly status: FlowJobStatus;
+  readonly currentNode: string | null;
+  readonly trace: FlowJobRow['trace'];
+  /** Set the error (null clears it); undefined keeps the stored one. */
+  readonly error?: FlowJobRow['error'];
+  /** A delay: `available_at` = the database clock + this many seconds. */
+  readonly delaySeconds?: number;
+}
+
 /**
- * Writes a step's change while `owner` still holds the job's lease (the fence: the row must still
- * be `running` under this owner). Answers the new row, or undefined when the lease was lost — the
- * caller must then roll its transaction back.
+ * Writes the jobs one step of `owner` moved, in one statement, while `owner` still holds each
+ * job's lease (the fence: the row must still be `running` under this owner). A job that stays
+ * `running` renews its lease for `leaseMs`; any other status gives the lease up. Answers the keys
+ * (`tenantId:id`) of the jobs written: a job missing from it had its lease lost, and the caller
+ * must roll its transaction back.
  */
-export async function updateLeasedJob(
+export async function saveLeasedJobs(
   tx: Executor,
-  tenantId: string,
-  id: string,
   owner: string,
-  change: JobChange,
-): Promise<FlowJobRow | undefined> {
-  const [row] = await tx
-    .update(flowJobs)
-    .set(jobChanges(change))
-    .where(
-      and(
-        eq(flowJobs.tenantId, tenantId),
-        eq(flowJobs.id, id),
-        eq(flowJobs.leaseOwner, owner),
-        eq(flowJobs.status, 'running'),
-      ),
-    )
-    .returning();
-  return row;
+  leaseMs: number,
+  changes: readonly LeasedJobChange[],
+): Promise<Set<string>> {
+  if (changes.length === 0) return new Set();
+  const records = changes.map((change) => ({
+    tenant_id: change.tenantId,
+    id: change.id,
+    status: change.status,
+    current_node: change.currentNode,
+    trace: change.trace,
+    set_error: change.error !== undefined,
+    error: change.error ?? null,
+    delay_seconds: change.delaySeconds ?? null,
+  }));
+  const rows = await executeRows<{ tenant_id: string; id: string }>(
+    tx,
+    sql`
+    update ${flowJobs} j set
+      status = x.status,
+      current_node = x.current_node,
+      trace = x.trace,
+      error = case when x.set_error then x.error else j.error end,
+      available_at = case when x.delay_seconds is null then j.available_at
+        else clock_timestamp() + make_interval(secs => x.delay_seconds) end,
+      lease_owner = case when x.status = 'running' then j.lease_owner end,
+      lease_expires_at = case when x.status = 'running'
+        then clock_timestamp() + make_interval(secs => ${leaseMs / 1000}) end,
+      finished_at = case when x.status in ('finished', 'failed', 'cancelled') then clock_timestamp()
+        else j.finished_at end,
+      updated_at = clock_timestamp()
+    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(
+      tenant_id uuid, id uuid, status text, current_node text, trace jsonb, set_error boolean,
+      error jsonb, delay_seconds double precision)
+    where j.tenant_id = x.tenant_id and j.id = x.id and j.lease_owner = ${owner} and j.status = 'running'
+    returning j.tenant_id, j.id`,
+  );
+  return new Set(rows.map((row) => `${row.tenant_id}:${row.id}`));
 }
 
 function jobChanges(change: JobChange) {
@@ -207,43 +243,64 @@ export async function listOpenJobsNaming(tx: Executor, tenantId: string, id: str
     .limit(100);
 }
 
-export async function findStepReceipt(
+/** The receipts of these step keys in one shop. */
+export async function findStepReceipts(
   tx: Executor,
   tenantId: string,
-  key: string,
-): Promise<StepReceiptRow | undefined> {
-  const [row] = await tx
+  keys: readonly string[],
+): Promise<StepReceiptRow[]> {
+  if (keys.length === 0) return [];
+  return tx
     .select()
     .from(stepReceipts)
-    .where(and(eq(stepReceipts.tenantId, tenantId), eq(stepReceipts.key, key)));
-  return row;
+    .where(and(eq(stepReceipts.tenantId, tenantId), inArray(stepReceipts.key, [...keys])));
 }
 
-/** Writes the pending receipt of a step before it runs; false if one exists already. */
-export async function insertPendingReceipt(
+export interface NewStepReceipt {
+  readonly tenantId: string;
+  readonly key: string;
+  readonly jobId: string;
+  readonly nodeId: string;
+}
+
+/**
+ * Writes the pending receipts of steps before they run, in one statement. Answers the keys
+ * written (`tenantId:key`); a step missing from it already had a receipt.
+ */
+export async function insertPendingReceipts(
   tx: Executor,
-  receipt: { tenantId: string; key: string; jobId: string; nodeId: string },
-): Promise<boolean> {
+  receipts: readonly NewStepReceipt[],
+): Promise<Set<string>> {
+  if (receipts.length === 0) return new Set();
   const rows = await tx
     .insert(stepReceipts)
-    .values({ ...receipt, status: 'pending' })
+    .values(receipts.map((receipt) => ({ ...receipt, status: 'pending' as const })))
     .onConflictDoNothing()
-    .returning({ key: stepReceipts.key });
-  return rows.length === 1;
+    .returning({ tenantId: stepReceipts.tenantId, key: stepReceipts.key });
+  return new Set(rows.map((row) => `${row.tenantId}:${row.key}`));
 }
 
-/** Settles a pending receipt with the step's result (`confirmed`) or its error (`failed`). */
-export async function settleReceipt(
-  tx: Executor,
-  tenantId: string,
-  key: string,
-  status: 'confirmed' | 'failed',
-  result: unknown,
-): Promise<void> {
-  await tx
-    .update(stepReceipts)
-    .set({ status, result, settledAt: sql`clock_timestamp()` })
-    .where(and(eq(stepReceipts.tenantId, tenantId), eq(stepReceipts.key, key)));
+export interface ReceiptSettlement {
+  readonly tenantId: string;
+  readonly key: string;
+  /** `confirmed` with the step's result, or `failed` with its error. */
+  readonly status: 'confirmed' | 'failed';
+  readonly result: unknown;
+}
+
+/** Settles pending receipts with their steps' results or errors, in one statement. */
+export async function settleReceipts(tx: Executor, settlements: readonly ReceiptSettlement[]): Promise<void> {
+  if (settlements.length === 0) return;
+  const records = settlements.map((settlement) => ({
+    tenant_id: settlement.tenantId,
+    key: settlement.key,
+    status: settlement.status,
+    result: settlement.result ?? null,
+  }));
+  await tx.execute(sql`
+    update ${stepReceipts} r set status = x.status, result = x.result, settled_at = clock_timestamp()
+    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(tenant_id uuid, key text, status text, result jsonb)
+    where r.tenant_id = x.tenant_id and r.key = x.key`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { orderActivities, orders, products, stockReservations } from '../schema.ts';
 
@@ -24,6 +24,19 @@ export async function findOrder(
     .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)));
   const [row] = options.forUpdate ? await query.for('update') : await query;
   return row;
+}
+
+/** The orders of these ids in one shop (one statement; missing ids are left out). */
+export async function findOrders(
+  tx: Executor,
+  tenantId: string,
+  ids: readonly string[],
+): Promise<OrderRow[]> {
+  if (ids.length === 0) return [];
+  return tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.tenantId, tenantId), inArray(orders.id, [...ids])));
 }
 
 export async function findOrderByIdempotencyKey(

@@ -4,12 +4,16 @@ import {
   type Executor,
   type FlowJobRow,
   type FlowJobStatus,
-  findStepReceipt,
+  findOrders,
+  findStepReceipts,
   findToken,
-  inSavepoint,
-  insertPendingReceipt,
-  settleReceipt,
-  updateLeasedJob,
+  insertPendingReceipts,
+  type LeasedJobChange,
+  type OrderRow,
+  type ReceiptSettlement,
+  type StepReceiptRow,
+  saveLeasedJobs,
+  settleReceipts,
 } from '@cartwright/repository';
 import {
   ACTIONS,
@@ -21,6 +25,7 @@ import {
   type SavedRule,
 } from '@cartwright/rules-engine';
 import { grantOfToken } from '../auth.ts';
+import { collectingEvents } from '../events.ts';
 import type { Permission } from '../permissions.ts';
 import type { Services } from '../services.ts';
 import { ACTION_HANDLERS } from './actions.ts';
@@ -28,19 +33,25 @@ import type { FlowData } from './definition.ts';
 import { FactsDeferred, orderFacts } from './facts.ts';
 import type { FlowActor, FlowSubject } from './model.ts';
 
-// Runs flow jobs. A job moves in transactions on its leased row, each ending where durability
-// needs a commit: (1) walk from the current node through conditions and delays up to the next
-// action and commit that action's pending receipt `flow:<job>:<node>`; (2) run the action, confirm
-// its receipt with the result, and walk on to the next action's receipt (or the end) in the same
-// transaction. A lost worker therefore loses at most the action in flight, and its pending receipt
-// tells the next worker that the effect's fate is unknown: the job becomes `uncertain` and the
-// action is never repeated blindly. A confirmed receipt found again replays its stored result.
+// Runs flow jobs. The jobs a worker claims move together, in transactions on their leased rows,
+// each ending where durability needs a commit: (1) every job walks from its current node through
+// conditions and delays up to its next action, and that action's pending receipt
+// `flow:<job>:<node>` commits; (2) every ready action runs, its receipt is confirmed with the
+// result, and its job walks on to the next action's receipt (or its end) in the same transaction.
+// A lost worker therefore loses at most the actions in flight, and their pending receipts tell
+// the next worker that the effects' fate is unknown: those jobs become `uncertain` and no action
+// is ever repeated blindly. A confirmed receipt found again replays its stored result.
+//
+// Each transaction writes its receipts, its jobs and its events with one statement each, whatever
+// the number of jobs (decision 0019). An action that refuses rolls the whole transaction back; the
+// refusal is then recorded and the jobs move again without it. Any other failure before the commit
+// moves each job on its own, so one job's trouble stays its own.
 
 export interface ExecutorOptions {
   /** Unique per worker loop: it owns leases. */
   readonly owner: string;
   readonly leaseMs: number;
-  /** Jobs claimed per round. */
+  /** Jobs claimed per round; they move together. */
   readonly batchSize: number;
   readonly signal?: AbortSignal | undefined;
   /** Test seam: runs after a step's pending receipt commits, before the action runs. */
@@ -50,61 +61,102 @@ export interface ExecutorOptions {
 type ActionNode = Extract<FlowNode, { kind: 'action' }>;
 type Trace = FlowJobRow['trace'];
 
-/** Nodes one walk may visit: a graph has at most 100 reachable nodes, so a job never needs more. */
+/** Nodes one job may visit in a transaction: a graph has at most 100 reachable nodes. */
 const MAX_STEPS = 200;
 
-/** Claims due jobs and runs each until it waits, ends, or the lease is lost. Answers how many ran. */
+/** A job to move: its row as the claim or the previous step left it. */
+interface Step {
+  readonly job: FlowJobRow;
+  /** The action whose pending receipt has committed and which runs first; null: walk on from the current node. */
+  readonly ready: ActionNode | null;
+  /** The action refused in a transaction that rolled back: record the refusal, do not run it again. */
+  readonly refused?: { readonly code: string; readonly message: string } | undefined;
+}
+
+/** Claims due jobs and moves them until each waits, ends, or its lease is lost. Answers how many ran. */
 export async function runDueJobs(services: Services, options: ExecutorOptions): Promise<number> {
   const claimed = await services.database.transaction((tx) =>
     claimDueJobs(tx, options.owner, options.leaseMs, options.batchSize),
   );
-  // One job's error (a deadlock, a lost connection) must not stall the others claimed with it:
-  // each runs, and the first error is raised afterwards for the loop to log. The failed job keeps
-  // its lease until it expires; a pending receipt then makes it uncertain (a commit that failed
-  // in flight cannot be told from one that failed before).
+  // Stopping before the first step leaves nothing behind: releasing the leases queues the jobs
+  // again. Once receipts are written the jobs move to their ends (graceful shutdown finishes the
+  // batch), so a stop never makes a job uncertain.
+  if (options.signal?.aborted) return claimed.length;
+  let steps: Step[] = claimed.map((job) => ({ job, ready: null }));
   let firstError: unknown = null;
-  for (const job of claimed) {
-    if (options.signal?.aborted) break;
-    try {
-      await runJob(services, job, options);
-    } catch (error) {
-      firstError ??= error;
-    }
+  while (steps.length > 0) {
+    const moved = await moveSteps(services, steps, options);
+    firstError ??= moved.error;
+    for (const step of moved.next) await options.afterReceipt?.(stepKey(step.job.id, step.ready!.id));
+    steps = moved.next;
   }
+  // One job's error (a deadlock, a lost connection) does not stall the others: it is raised once
+  // they have moved, for the loop to log. That job keeps its lease until it expires; a pending
+  // receipt then makes it uncertain.
   if (firstError !== null) throw firstError;
   return claimed.length;
 }
 
 /**
- * Raised inside a step's transaction when its fenced job write finds the lease gone: the whole
- * step (receipt, effect, job) rolls back and the next worker resumes the job.
+ * Raised inside a transaction when its fenced job write finds a lease gone: the whole transaction
+ * (receipts, effects, jobs) rolls back, and the next worker resumes that job.
  */
 class LeaseLost extends Error {}
 
+/** Raised inside a transaction when an action refuses: the transaction rolls back. */
+class RefusedAction extends Error {
+  constructor(
+    readonly step: Step,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
- * Runs a claimed job step by step. The row travels from the claim to each step as the previous
- * step wrote it (the lease keeps it ours); every step ends in a write fenced by the lease owner,
- * which rolls the step back if the lease was lost meanwhile.
+ * Moves the steps in one transaction. Answers the next steps (actions whose pending receipts this
+ * transaction committed) and the error that stopped a job, if any.
  */
-async function runJob(services: Services, claimed: FlowJobRow, options: ExecutorOptions): Promise<void> {
-  const step = (job: FlowJobRow, ready: ActionNode | null) =>
-    services.database
-      .transaction((tx) => advanceJob(tx, services, job, options, ready))
-      .catch((error: unknown) => {
-        // The lease was lost: the next worker resumes (and finds any pending receipt).
-        if (error instanceof LeaseLost) return null;
-        throw error;
+async function moveSteps(
+  services: Services,
+  steps: readonly Step[],
+  options: ExecutorOptions,
+): Promise<{ next: Step[]; error: unknown }> {
+  let current = steps;
+  for (;;) {
+    /** Whether the work ran to its end: an error after that came from the commit itself. */
+    let committing = false;
+    try {
+      const next = await services.database.transaction(async (tx) => {
+        const moved = await advanceJobs(tx, services, current, options);
+        committing = true;
+        return moved;
       });
-  let next = await step(claimed, null);
-  while (next !== null) {
-    if (options.signal?.aborted) {
-      // Shutdown between the phases: the pending receipt stays, so whoever resumes the job
-      // reports it uncertain rather than guessing.
-      return;
+      return { next, error: null };
+    } catch (error) {
+      // A failed commit cannot be told from one that happened: nothing is run again. The jobs
+      // keep their leases until they expire; pending receipts then make them uncertain.
+      if (committing) return { next: [], error };
+      if (error instanceof RefusedAction) {
+        // The refused action's transaction rolled back with everything else it held: record the
+        // refusal and move the steps again, that action not run again.
+        const refused = { code: error.code, message: error.message };
+        current = current.map((step) => (step === error.step ? { ...step, refused } : step));
+        continue;
+      }
+      if (current.length === 1) return { next: [], error: error instanceof LeaseLost ? null : error };
+      // A lost lease, a deadlock or a lost connection failed the whole batch before its commit, so
+      // none of it happened: each job moves again on its own.
+      const next: Step[] = [];
+      let first: unknown = null;
+      for (const step of current) {
+        const moved = await moveSteps(services, [step], options);
+        next.push(...moved.next);
+        first ??= moved.error;
+      }
+      return { next, error: first };
     }
-    const { job, action } = next;
-    await options.afterReceipt?.(stepKey(job.id, action.id));
-    next = await step(job, action);
   }
 }
 
@@ -112,19 +164,73 @@ function stepKey(jobId: string, nodeId: string): string {
   return `flow:${jobId}:${nodeId}`;
 }
 
-/** A job as one transaction changes it; written once, at the end of the transaction. */
-class Walk {
-  trace: Trace;
-  currentNode: string | null;
-  private facts: Facts | null = null;
-  /** Whether `facts` leaves out what needs more reads than the order row. */
-  private deferred = false;
+/** What the jobs of one transaction share: the transaction, and what it read once for all of them. */
+class Batch {
+  /** The subject orders of the batch's jobs, read together the first time a condition needs one. */
+  private orders: Map<string, OrderRow> | null = null;
+  /** Actor checks, per shop, token and permission. */
+  private readonly grants = new Map<string, Promise<boolean>>();
 
   constructor(
     readonly tx: Executor,
     readonly services: Services,
-    readonly job: FlowJobRow,
     readonly options: ExecutorOptions,
+    private readonly jobs: readonly FlowJobRow[],
+  ) {}
+
+  async order(tenantId: string, orderId: string): Promise<OrderRow | undefined> {
+    if (this.orders === null) {
+      const wanted = new Map<string, Set<string>>();
+      for (const job of this.jobs) {
+        const id = (job.subject as FlowSubject).orderId;
+        if (!id) continue;
+        const ids = wanted.get(job.tenantId) ?? new Set<string>();
+        wanted.set(job.tenantId, ids.add(id));
+      }
+      this.orders = new Map();
+      for (const [tenant, ids] of wanted) {
+        for (const row of await findOrders(this.tx, tenant, [...ids]))
+          this.orders.set(`${tenant}:${row.id}`, row);
+      }
+    }
+    return this.orders.get(`${tenantId}:${orderId}`);
+  }
+
+  /** Whether the flow's actor may still do this: a lapsed member or revoked token may not. */
+  actorMay(tenantId: string, actor: FlowActor, permission: Permission | null): Promise<boolean> {
+    if (actor.kind === 'system' || permission === null) return Promise.resolve(true);
+    const key = `${tenantId}:${actor.tokenId}:${permission}`;
+    let answer = this.grants.get(key);
+    if (answer === undefined) {
+      answer = (async () => {
+        const token = await findToken(this.tx, tenantId, actor.tokenId);
+        if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= this.services.clock.now()))
+          return false;
+        const grant = await grantOfToken(this.tx, tenantId, token);
+        return grant?.permissions.has(permission) === true;
+      })();
+      this.grants.set(key, answer);
+    }
+    return answer;
+  }
+}
+
+/** A job as one transaction moves it; written with the others at the end of the transaction. */
+class Walk {
+  trace: Trace;
+  currentNode: string | null;
+  /** How the transaction leaves the job; null while it still moves. */
+  change: LeasedJobChange | null = null;
+  /** The action whose pending receipt this transaction writes (the job stays `running` on it). */
+  action: ActionNode | null = null;
+  private facts: Facts | null = null;
+  /** Whether `facts` leaves out what needs more reads than the order row. */
+  private deferred = false;
+  private visited = 0;
+
+  constructor(
+    readonly batch: Batch,
+    readonly job: FlowJobRow,
   ) {
     this.trace = [...job.trace];
     this.currentNode = job.currentNode;
@@ -132,6 +238,10 @@ class Walk {
 
   get flow(): FlowData {
     return this.job.definition.flow as FlowData;
+  }
+
+  get subject(): FlowSubject {
+    return this.job.subject as FlowSubject;
   }
 
   node(id: string | null): FlowNode | null {
@@ -142,11 +252,34 @@ class Walk {
     this.trace.push({
       node: node?.id ?? '(start)',
       kind: node?.kind ?? 'flow',
-      at: this.services.clock.now().toISOString(),
+      at: this.batch.services.clock.now().toISOString(),
       outcome,
       next,
       ...(detail === undefined ? {} : { detail }),
     });
+  }
+
+  /** Ends the job's move in this transaction with this status. */
+  end(status: FlowJobStatus, extra: { error?: FlowJobRow['error']; delaySeconds?: number } = {}): void {
+    this.change = {
+      tenantId: this.job.tenantId,
+      id: this.job.id,
+      status,
+      currentNode: this.currentNode,
+      trace: this.trace,
+      ...extra,
+    };
+  }
+
+  fail(node: FlowNode | null, code: string, message: string): void {
+    this.record(node, code, null);
+    this.end('failed', { error: { code, message, node: node?.id ?? null } });
+  }
+
+  /** Stays on `node`, whose pending receipt this transaction writes. */
+  waitFor(node: ActionNode): void {
+    this.action = node;
+    this.end('running');
   }
 
   /**
@@ -160,13 +293,7 @@ class Walk {
       const compiled = compileRule(condition, { rules });
       if (this.facts === null) {
         this.deferred = true;
-        this.facts = await factsOf(
-          this.tx,
-          this.services,
-          this.job.tenantId,
-          this.job.subject as FlowSubject,
-          true,
-        );
+        this.facts = await this.loadFacts(true);
       }
       try {
         return compiled.evaluate(this.facts);
@@ -174,13 +301,7 @@ class Walk {
         if (!(error instanceof FactsDeferred) || !this.deferred) throw error;
       }
       this.deferred = false;
-      this.facts = await factsOf(
-        this.tx,
-        this.services,
-        this.job.tenantId,
-        this.job.subject as FlowSubject,
-        false,
-      );
+      this.facts = await this.loadFacts(false);
       return compiled.evaluate(this.facts);
     } catch (error) {
       if (error instanceof RuleError) return { code: error.code, message: error.message };
@@ -188,164 +309,215 @@ class Walk {
     }
   }
 
-  /**
-   * Ends the transaction's work: writes the job as it now stands, fenced by the lease (a lost
-   * lease rolls the whole transaction back). Answers the row as written.
-   */
-  async save(
-    status: FlowJobStatus,
-    extra: { error?: FlowJobRow['error']; delaySeconds?: number } = {},
-  ): Promise<FlowJobRow> {
-    const { tenantId, id } = this.job;
-    const stays = status === 'running';
-    const row = await updateLeasedJob(this.tx, tenantId, id, this.options.owner, {
-      status,
-      currentNode: this.currentNode,
-      trace: this.trace,
-      ...extra,
-      ...(stays ? { leaseMs: this.options.leaseMs } : { release: true }),
-    });
-    if (!row) throw new LeaseLost();
-    return row;
+  /** The facts conditions read: the subject order's, or the checkout scope alone. */
+  private async loadFacts(defer: boolean): Promise<Facts> {
+    const { tx, services } = this.batch;
+    const { tenantId } = this.job;
+    const orderId = this.subject.orderId;
+    const facts = orderId
+      ? await orderFacts(tx, services, tenantId, orderId, {
+          defer,
+          order: await this.batch.order(tenantId, orderId),
+        })
+      : undefined;
+    return facts ?? buildFacts({ now: services.clock.now().toISOString() });
   }
 
-  async fail(node: FlowNode | null, code: string, message: string): Promise<null> {
-    this.record(node, code, null);
-    await this.save('failed', { error: { code, message, node: node?.id ?? null } });
+  /**
+   * Walks from the current node through conditions and delays. Answers the action it reached
+   * (the job needs that step's receipt), or null when the job ended (finished, waiting, failed).
+   */
+  async toNextAction(): Promise<ActionNode | null> {
+    // The flow's own condition decides once, before the first node.
+    if (this.trace.length === 0 && this.flow.condition) {
+      const decided = await this.decide(this.flow.condition);
+      if (typeof decided !== 'boolean') {
+        this.fail(null, decided.code, decided.message);
+        return null;
+      }
+      if (!decided) {
+        this.currentNode = null;
+        this.record(null, 'condition false', null);
+      } else {
+        this.record(null, 'condition true', this.currentNode);
+      }
+    }
+    for (; this.visited < MAX_STEPS; this.visited += 1) {
+      if (this.currentNode === null) {
+        this.end('finished');
+        return null;
+      }
+      const node = this.node(this.currentNode);
+      if (node === null) {
+        this.fail(null, 'FLOW_MALFORMED', `The frozen flow has no node ${this.currentNode}.`);
+        return null;
+      }
+      switch (node.kind) {
+        case 'condition': {
+          const decided = await this.decide(node.condition);
+          if (typeof decided !== 'boolean') {
+            this.fail(node, decided.code, decided.message);
+            return null;
+          }
+          this.currentNode = nextNodeId(node, decided);
+          this.record(node, String(decided), this.currentNode);
+          break;
+        }
+        case 'delay':
+          // The worker lets go; any worker continues when the delay is over (a delay at the end
+          // still waits, then the job finishes).
+          this.currentNode = nextNodeId(node);
+          this.record(node, `wait ${node.seconds}s`, this.currentNode);
+          this.end('waiting', { delaySeconds: node.seconds });
+          return null;
+        case 'stop':
+          this.record(node, 'stop', null);
+          this.currentNode = null;
+          this.end('finished');
+          return null;
+        case 'action':
+          this.visited += 1;
+          return node;
+      }
+    }
+    // A graph can never need this many steps; stop the job rather than loop.
+    this.fail(null, 'FLOW_STEP_LIMIT', 'The job took more steps than its graph can have.');
     return null;
   }
+
+  /** Goes on past an action whose step already has a receipt. Answers whether the job still moves. */
+  pastReceipt(node: ActionNode, receipt: StepReceiptRow | undefined): boolean {
+    if (receipt?.status === 'confirmed') {
+      // A replay: the stored result stands, the effect is not repeated.
+      this.currentNode = isStop(receipt.result) ? null : nextNodeId(node);
+      this.record(node, 'replayed', this.currentNode, receipt.result);
+      return true;
+    }
+    if (receipt?.status === 'pending') {
+      this.record(node, 'uncertain', null);
+      this.end('uncertain', {
+        error: {
+          code: 'STEP_UNCERTAIN',
+          message:
+            'A worker was lost while this action ran: its effect may or may not have happened. Retry the step or mark the job done or abandoned.',
+          node: node.id,
+        },
+      });
+      return false;
+    }
+    this.fail(node, 'STEP_FAILED', 'This step failed before.');
+    return false;
+  }
+}
+
+/** What a step acts on: its shop and subject. */
+function subjectKey(step: Step): string {
+  const subject = step.job.subject as FlowSubject;
+  return `${step.job.tenantId}:${subject.orderId ?? ''}:${subject.customerId ?? ''}`;
+}
+
+/** Orders steps by what they act on, so concurrent batches lock shared rows in the same order. */
+function bySubject(a: Step, b: Step): number {
+  const left = subjectKey(a);
+  const right = subjectKey(b);
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 /**
- * One transaction of a job (`job`: its row as the claim or the previous step left it): runs
- * `ready` (an action whose pending receipt has committed), then walks on. Answers the next action
- * whose pending receipt this transaction writes, with the job as written, or null when the job
- * waits, ends, fails or becomes uncertain. Raises LeaseLost (rolling back) when the lease was lost.
+ * One transaction of a batch of jobs: runs each step's ready action (an action whose pending
+ * receipt has committed), then walks every job on. Answers the next steps: the actions whose
+ * pending receipts this transaction writes. Raises LeaseLost or RefusedAction (rolling back).
  */
-async function advanceJob(
+async function advanceJobs(
   tx: Executor,
   services: Services,
-  job: FlowJobRow,
+  steps: readonly Step[],
   options: ExecutorOptions,
-  ready: ActionNode | null,
-): Promise<{ job: FlowJobRow; action: ActionNode } | null> {
-  const { tenantId, id } = job;
-  const walk = new Walk(tx, services, job, options);
-  if (ready !== null) {
-    const ran = await runAction(walk, ready);
-    if (ran === null) return null;
-    walk.currentNode = ran.stopped ? null : nextNodeId(ready);
-    walk.record(ready, 'ok', walk.currentNode, ran.result);
+): Promise<Step[]> {
+  const batch = new Batch(
+    tx,
+    services,
+    options,
+    steps.map((step) => step.job),
+  );
+  const walks = new Map(steps.map((step) => [step, new Walk(batch, step.job)]));
+  const settlements: ReceiptSettlement[] = [];
+  // Actions on different subjects run side by side (their statements share round trips to the
+  // database); actions on one subject run one after the other, in subject order, so concurrent
+  // batches lock shared rows in the same order. Every action settles before the transaction goes
+  // on or rolls back, so no statement outlives it. The events they record are appended together,
+  // last.
+  const bySubjectKey = new Map<string, Step[]>();
+  for (const step of [...steps].sort(bySubject)) {
+    if (step.ready === null) continue;
+    const group = bySubjectKey.get(subjectKey(step));
+    if (group) group.push(step);
+    else bySubjectKey.set(subjectKey(step), [step]);
   }
-  // The flow's own condition decides once, before the first node.
-  if (walk.trace.length === 0 && walk.flow.condition) {
-    const decided = await walk.decide(walk.flow.condition);
-    if (typeof decided !== 'boolean') return walk.fail(null, decided.code, decided.message);
-    if (!decided) {
-      walk.currentNode = null;
-      walk.record(null, 'condition false', null);
-    } else {
-      walk.record(null, 'condition true', walk.currentNode);
-    }
-  }
-  for (let visited = 0; visited < MAX_STEPS; visited += 1) {
-    const node = walk.node(walk.currentNode);
-    if (walk.currentNode === null) {
-      await walk.save('finished');
-      return null;
-    }
-    if (node === null)
-      return walk.fail(null, 'FLOW_MALFORMED', `The frozen flow has no node ${walk.currentNode}.`);
-    switch (node.kind) {
-      case 'condition': {
-        const decided = await walk.decide(node.condition);
-        if (typeof decided !== 'boolean') return walk.fail(node, decided.code, decided.message);
-        walk.currentNode = nextNodeId(node, decided);
-        walk.record(node, String(decided), walk.currentNode);
-        break;
-      }
-      case 'delay': {
-        // The worker lets go; any worker continues when the delay is over (a delay at the end
-        // still waits, then the job finishes).
-        walk.currentNode = nextNodeId(node);
-        walk.record(node, `wait ${node.seconds}s`, walk.currentNode);
-        await walk.save('waiting', { delaySeconds: node.seconds });
-        return null;
-      }
-      case 'stop':
-        walk.record(node, 'stop', null);
-        walk.currentNode = null;
-        await walk.save('finished');
-        return null;
-      case 'action': {
-        const key = stepKey(id, node.id);
-        // Usually the step is new: write its pending receipt straight away, and read the one
-        // that exists only when there is one.
-        if (await insertPendingReceipt(tx, { tenantId, key, jobId: id, nodeId: node.id })) {
-          // The receipt commits with the cursor on the action; the lease runs from here.
-          return { job: await walk.save('running'), action: node };
-        }
-        const receipt = await findStepReceipt(tx, tenantId, key);
-        if (receipt?.status === 'confirmed') {
-          // A replay: the stored result stands, the effect is not repeated.
-          walk.currentNode = isStop(receipt.result) ? null : nextNodeId(node);
-          walk.record(node, 'replayed', walk.currentNode, receipt.result);
-          break;
-        }
-        if (receipt?.status === 'pending') {
-          walk.record(node, 'uncertain', null);
-          await walk.save('uncertain', {
-            error: {
-              code: 'STEP_UNCERTAIN',
-              message:
-                'A worker was lost while this action ran: its effect may or may not have happened. Retry the step or mark the job done or abandoned.',
-              node: node.id,
-            },
-          });
-          return null;
-        }
-        return walk.fail(node, 'STEP_FAILED', 'This step failed before.');
-      }
-    }
-  }
-  // A graph can never need this many steps; stop the job rather than loop.
-  return walk.fail(null, 'FLOW_STEP_LIMIT', 'The job took more steps than its graph can have.');
+  await collectingEvents(tx, async () => {
+    const ran = await Promise.allSettled(
+      [...bySubjectKey.values()].map(async (group) => {
+        for (const step of group) await runAction(walks.get(step)!, step, settlements);
+      }),
+    );
+    const failed = ran.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    const moving = [...walks.values()].filter((walk) => walk.change === null);
+    await walkOn(tx, moving);
+    await settleReceipts(tx, settlements);
+    const changes = [...walks.values()].map((walk) => walk.change!);
+    const written = await saveLeasedJobs(tx, options.owner, options.leaseMs, changes);
+    if (written.size !== changes.length) throw new LeaseLost();
+  });
+  return [...walks.values()].flatMap((walk) =>
+    walk.action === null
+      ? []
+      : [
+          {
+            job: { ...walk.job, status: 'running', currentNode: walk.currentNode, trace: walk.trace },
+            ready: walk.action,
+          },
+        ],
+  );
 }
 
-/** The facts conditions read: the subject order's, or the checkout scope alone. */
-async function factsOf(
-  tx: Executor,
-  services: Services,
-  tenantId: string,
-  subject: FlowSubject,
-  defer: boolean,
-): Promise<Facts> {
-  const facts = subject.orderId
-    ? await orderFacts(tx, services, tenantId, subject.orderId, { defer })
-    : undefined;
-  return facts ?? buildFacts({ now: services.clock.now().toISOString() });
-}
-
-/** Whether the flow's actor may still do this: a lapsed member or revoked token may not. */
-async function actorMay(
-  tx: Executor,
-  services: Services,
-  tenantId: string,
-  actor: FlowActor,
-  permission: Permission | null,
-): Promise<boolean> {
-  if (actor.kind === 'system' || permission === null) return true;
-  const token = await findToken(tx, tenantId, actor.tokenId);
-  if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= services.clock.now())) return false;
-  const grant = await grantOfToken(tx, tenantId, token);
-  return grant?.permissions.has(permission) === true;
-}
-
-class RefusedAction extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.code = code;
+/**
+ * Walks the jobs on to their next actions and writes those steps' pending receipts in one
+ * statement. A step that already has a receipt is replayed (confirmed: the job walks on, and
+ * this repeats) or ends its job (pending: uncertain; failed).
+ */
+async function walkOn(tx: Executor, walks: readonly Walk[]): Promise<void> {
+  let moving = walks;
+  while (moving.length > 0) {
+    const reached: { walk: Walk; node: ActionNode; key: string }[] = [];
+    for (const walk of moving) {
+      const node = await walk.toNextAction();
+      if (node !== null) reached.push({ walk, node, key: stepKey(walk.job.id, node.id) });
+    }
+    // Usually every step is new: write the pending receipts straight away, and read the ones that
+    // exist only when there are some.
+    const written = await insertPendingReceipts(
+      tx,
+      reached.map(({ walk, node, key }) => ({
+        tenantId: walk.job.tenantId,
+        key,
+        jobId: walk.job.id,
+        nodeId: node.id,
+      })),
+    );
+    const known = reached.filter(({ walk, key }) => !written.has(`${walk.job.tenantId}:${key}`));
+    for (const { walk, node, key } of reached) {
+      if (written.has(`${walk.job.tenantId}:${key}`)) walk.waitFor(node);
+    }
+    const receipts = new Map<string, StepReceiptRow>();
+    for (const tenantId of new Set(known.map(({ walk }) => walk.job.tenantId))) {
+      const keys = known.filter(({ walk }) => walk.job.tenantId === tenantId).map(({ key }) => key);
+      for (const receipt of await findStepReceipts(tx, tenantId, keys))
+        receipts.set(`${tenantId}:${receipt.key}`, receipt);
+    }
+    moving = known
+      .filter(({ walk, node, key }) => walk.pastReceipt(node, receipts.get(`${walk.job.tenantId}:${key}`)))
+      .map(({ walk }) => walk);
   }
 }
 
@@ -354,54 +526,47 @@ function isStop(result: unknown): boolean {
 }
 
 /**
- * Runs an action whose pending receipt has committed: rechecks the actor, runs the handler in a
- * savepoint (a refused action leaves nothing behind) and settles the receipt. Answers the result,
- * or null when the job failed.
+ * Runs a step's action (its pending receipt has committed): rechecks the actor, runs the handler
+ * and settles the receipt (added to `settlements`). A refusal raises RefusedAction, rolling the
+ * transaction back; once recorded on the step it fails the job instead.
  */
-async function runAction(
-  walk: Walk,
-  node: ActionNode,
-): Promise<{ result: unknown; stopped: boolean } | null> {
-  const { tx, services, job } = walk;
-  const { tenantId, id } = job;
-  const key = stepKey(id, node.id);
+async function runAction(walk: Walk, step: Step, settlements: ReceiptSettlement[]): Promise<void> {
+  const node = step.ready!;
+  const { tx, services } = walk.batch;
+  const { job } = walk;
+  const { tenantId } = job;
+  const key = stepKey(job.id, node.id);
+  const refuse = (code: string, message: string) => {
+    settlements.push({ tenantId, key, status: 'failed', result: { code, message } });
+    walk.fail(node, code, message);
+  };
+  if (step.refused) return refuse(step.refused.code, step.refused.message);
   const area = ACTIONS.find((action) => action.name === node.action)?.area ?? null;
   const permission = area ? (`${area}.write` as Permission) : null;
-  if (!(await actorMay(tx, services, tenantId, job.actor as FlowActor, permission))) {
-    const message = `The flow's actor no longer holds ${permission} (membership or token lapsed): the step did not run.`;
-    await settleReceipt(tx, tenantId, key, 'failed', { code: 'ACTOR_LAPSED', message });
-    return walk.fail(node, 'ACTOR_LAPSED', message);
+  if (!(await walk.batch.actorMay(tenantId, job.actor as FlowActor, permission))) {
+    return refuse(
+      'ACTOR_LAPSED',
+      `The flow's actor no longer holds ${permission} (membership or token lapsed): the step did not run.`,
+    );
   }
   const handler = ACTION_HANDLERS[node.action];
-  if (!handler) {
-    await settleReceipt(tx, tenantId, key, 'failed', { code: 'FLOW_UNKNOWN_ACTION' });
-    return walk.fail(node, 'FLOW_UNKNOWN_ACTION', `No handler runs ${node.action}.`);
-  }
-  const outcome = await inSavepoint(tx, async (inner) => {
-    const result = await handler(
-      {
-        tx: inner,
-        services,
-        tenantId,
-        job,
-        nodeId: node.id,
-        subject: job.subject as FlowSubject,
-        actor: job.actor as FlowActor,
-        stepKey: key,
-      },
-      node.config,
-    );
-    if (!result.ok) throw new RefusedAction(result.code, result.detail);
-    return result;
-  }).catch((error: unknown) => {
-    if (error instanceof RefusedAction) return error;
-    throw error;
-  });
-  if (outcome instanceof RefusedAction) {
-    await settleReceipt(tx, tenantId, key, 'failed', { code: outcome.code, message: outcome.message });
-    return walk.fail(node, outcome.code, outcome.message);
-  }
-  const result = outcome.value ?? null;
-  await settleReceipt(tx, tenantId, key, 'confirmed', result);
-  return { result, stopped: isStop(result) };
+  if (!handler) return refuse('FLOW_UNKNOWN_ACTION', `No handler runs ${node.action}.`);
+  const result = await handler(
+    {
+      tx,
+      services,
+      tenantId,
+      job,
+      nodeId: node.id,
+      subject: walk.subject,
+      actor: job.actor as FlowActor,
+      stepKey: key,
+    },
+    node.config,
+  );
+  if (!result.ok) throw new RefusedAction(step, result.code, result.detail);
+  const value = result.value ?? null;
+  settlements.push({ tenantId, key, status: 'confirmed', result: value });
+  walk.currentNode = isStop(value) ? null : nextNodeId(node);
+  walk.record(node, 'ok', walk.currentNode, value);
 }

@@ -122,9 +122,13 @@ export async function orderFacts(
   services: Services,
   tenantId: string,
   orderId: string,
-  options: { readonly defer?: boolean } = {},
+  options: {
+    readonly defer?: boolean;
+    /** The order's row as this transaction already read it (saves reading it again). */
+    readonly order?: OrderRow | undefined;
+  } = {},
 ): Promise<Facts | undefined> {
-  const order = await findOrder(tx, tenantId, orderId);
+  const order = options.order ?? (await findOrder(tx, tenantId, orderId));
   if (!order) return undefined;
   const defer = options.defer === true;
 

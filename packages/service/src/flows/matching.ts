@@ -1,8 +1,9 @@
 import {
   type DefinitionRow,
   type Executor,
-  insertFlowJob,
+  insertFlowJobs,
   listFlowsTriggeredBy,
+  type NewFlowJob,
   notifyJobs,
   type OutboxEventRow,
 } from '@cartwright/repository';
@@ -63,20 +64,20 @@ interface BatchMemo {
   readonly frozen: Map<string, Awaited<ReturnType<typeof freeze>>>;
 }
 
-/** Creates one job per active flow the event starts (a job that already exists is kept). */
-async function createJobsFor(
+/** The jobs an event starts: one per active flow it triggers, frozen as the memo has them. */
+async function jobsFor(
   tx: Executor,
   services: Services,
   tenantId: string,
   event: OutboxEventRow,
   memo: BatchMemo,
-): Promise<number> {
+): Promise<Omit<NewFlowJob, 'availableAt'>[]> {
   let flows = memo.flows.get(event.name);
   if (flows === undefined) {
     flows = await listFlowsTriggeredBy(tx, tenantId, event.name);
     memo.flows.set(event.name, flows);
   }
-  let created = 0;
+  const jobs: Omit<NewFlowJob, 'availableAt'>[] = [];
   for (const flow of flows) {
     let frozen = memo.frozen.get(flow.id);
     if (frozen === undefined) {
@@ -86,7 +87,7 @@ async function createJobsFor(
     const { definition, error } = frozen;
     const actor: FlowActor = flow.savedBy ?? { kind: 'system' };
     const now = services.clock.now();
-    const job = await insertFlowJob(tx, {
+    jobs.push({
       tenantId,
       id: services.ids.next(),
       flowId: flow.id,
@@ -106,19 +107,21 @@ async function createJobsFor(
       createdAt: now,
       updatedAt: now,
     });
-    if (job) created += 1;
   }
-  return created;
+  return jobs;
 }
 
-/** The projection that turns events into flow jobs (memory-worker role); one NOTIFY per batch. */
+/**
+ * The projection that turns events into flow jobs (memory-worker role): a batch's jobs are created
+ * in one statement (a job that already exists for its flow and event is kept), with one NOTIFY.
+ */
 export const flowMatchingProjection: Projection = {
   name: 'flow-matching',
   role: 'memory-worker',
   async apply(tx, services, tenantId, events) {
     const memo: BatchMemo = { flows: new Map(), frozen: new Map() };
-    let created = 0;
-    for (const event of events) created += await createJobsFor(tx, services, tenantId, event, memo);
-    if (created > 0) await notifyJobs(tx);
+    const jobs: Omit<NewFlowJob, 'availableAt'>[] = [];
+    for (const event of events) jobs.push(...(await jobsFor(tx, services, tenantId, event, memo)));
+    if ((await insertFlowJobs(tx, jobs)) > 0) await notifyJobs(tx);
   },
 };
