@@ -72,5 +72,17 @@ export {
   taxBreakdown,
   taxLine,
 } from './tax.ts';
+export {
+  matchTaxDestinationRule,
+  normalizePostcode,
+  type TaxDestination,
+  type TaxDestinationRule,
+  type TaxPostcodeCondition,
+  type TaxRuleContext,
+  type TaxRuleIssue,
+  type TaxRuleIssueCode,
+  taxDestinationRuleMatches,
+  validateTaxDestinationRule,
+} from './tax-rules.ts';
 export { languageChain, resolveTranslated, type TranslatedValue, type Translations } from './translations.ts';
 export { inheritFromParent, KEY_MERGED_FIELDS } from './variants.ts';
