@@ -1,9 +1,4 @@
-import { createMcpServer } from '@cartwright/mcp';
-import { authenticate } from '@cartwright/service';
 import { makeSellable, SELLABLE } from '@cartwright/service/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
 
@@ -33,21 +28,6 @@ const saveRule = (id: string, revision: number, condition: unknown, extra: Recor
   });
 const preview = (condition: unknown, token: string | null = contextToken) =>
   staff('POST', '/api/automation/rules/preview', { condition }, token ? { 'x-context-token': token } : {});
-
-/** A digest of every table of the database (all shops): preview must leave it as it was. */
-async function digestOfEverything(): Promise<string> {
-  const tables = await h.database.rows<{ table_name: string }>(sql`
-    select table_name from information_schema.tables
-    where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`);
-  const parts: string[] = [];
-  for (const { table_name } of tables) {
-    const [row] = await h.database.rows<{ digest: string | null }>(
-      sql`select md5(coalesce(string_agg(to_jsonb(t)::text, '|' order by t::text), '')) as digest from ${sql.identifier(table_name)} t`,
-    );
-    parts.push(`${table_name}:${row?.digest}`);
-  }
-  return parts.join('\n');
-}
 
 beforeAll(async () => {
   h = await createHarness();
@@ -246,7 +226,7 @@ describe('preview', () => {
   });
 
   it('writes nothing, in any table', async () => {
-    const before = await digestOfEverything();
+    const before = await h.digest();
     expectOk(
       await preview({
         type: 'andContainer',
@@ -254,7 +234,7 @@ describe('preview', () => {
       }),
     );
     expect((await preview(amountAtLeast(1), null)).status).toBe(400);
-    expect(await digestOfEverything()).toBe(before);
+    expect(await h.digest()).toBe(before);
   });
 
   it('rejects a missing, unknown or foreign context token', async () => {
@@ -366,18 +346,7 @@ describe('import', () => {
 
 describe('MCP parity', () => {
   it('saves, previews and imports through the same handlers', async () => {
-    const principal = await authenticate(h.services, h.shopA.token);
-    if (!principal.ok) throw new Error(principal.detail);
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(h.services, principal.value).connect(serverSide);
-    const client = new Client({ name: 'automation-test', version: '1.0.0' });
-    await client.connect(clientSide);
-    const call = async (name: string, args: Record<string, unknown>) =>
-      (await client.callTool({ name, arguments: args })) as {
-        isError?: boolean;
-        structuredContent?: Record<string, unknown>;
-        content: { text?: string }[];
-      };
+    const call = await h.mcp(h.shopA.token);
     const saved = await call('automation.save', {
       kind: 'rules',
       id: rule(40),
@@ -393,6 +362,5 @@ describe('MCP parity', () => {
     const stale = await call('automation.delete', { kind: 'rules', id: rule(40), revision: 5 });
     expect(stale.isError).toBe(true);
     expect(JSON.stringify(stale.content)).toContain('STALE_REVISION');
-    await client.close();
   });
 });

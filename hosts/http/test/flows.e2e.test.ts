@@ -1,5 +1,4 @@
 import { consumeOnce, flowMatchingProjection, runDueJobs } from '@cartwright/service';
-import { makeSellable, SELLABLE } from '@cartwright/service/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
 
@@ -35,28 +34,8 @@ async function runWorkers() {
   }
 }
 
-async function placeOrder(email: string, quantity: number): Promise<string> {
-  const anonymous = expectOk(await store('POST', '/store-api/context', null), 201).contextToken as string;
-  const registered = expectOk(
-    await store('POST', '/store-api/account/register', anonymous, {
-      email,
-      password: 'correct horse battery',
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      billingAddress: SELLABLE.address,
-    }),
-    201,
-  );
-  const token = registered.contextToken as string;
-  expectOk(await store('POST', '/store-api/cart/lines', token, { productId, quantity }));
-  expectOk(
-    await store('PATCH', '/store-api/cart', token, {
-      billingAddress: SELLABLE.address,
-      shippingAddress: SELLABLE.address,
-      shippingMethodId: SELLABLE.parcel,
-      paymentMethodId: SELLABLE.invoice,
-    }),
-  );
+async function placeOrder(quantity: number): Promise<string> {
+  const token = await h.visitorWithCart(channelKey, [{ productId, quantity }]);
   return expectOk(await store('POST', '/store-api/checkout', token), 201).id as string;
 }
 
@@ -69,26 +48,13 @@ const saveFlow = (id: string, data: Record<string, unknown>, revision = 0) =>
 
 beforeAll(async () => {
   h = await createHarness();
-  await makeSellable(h.services, h.shopA.tenantId);
-  channelKey = (expectOk(await staff('GET', '/api/automation')).channels as { accessKey: string }[])[0]!
-    .accessKey;
-  const product = expectOk(
-    await staff('POST', '/api/catalog/products', {
-      sku: 'TEA',
-      translations: { en: { name: 'Tea' } },
-      prices: [{ currency: 'EUR', gross: 1000, net: 840 }],
-      taxClassId: SELLABLE.standardTax,
-      stockAvailable: 100,
-    }),
-    201,
-  );
-  productId = ((product.product ?? product) as { id: string }).id;
+  ({ productId, channelKey } = await h.sellableTea());
 });
 afterAll(async () => h?.close());
 
 describe('flows after orders placed through the store API', () => {
   it('writes one starter activity note per order', async () => {
-    const orderId = await placeOrder('first@example.test', 1);
+    const orderId = await placeOrder(1);
     await runWorkers();
     await runWorkers();
     const order = expectOk(await staff('GET', `/api/orders/${orderId}`));
@@ -130,8 +96,8 @@ describe('flows after orders placed through the store API', () => {
         ),
       }),
     );
-    const big = await placeOrder('big@example.test', 3);
-    const small = await placeOrder('small@example.test', 1);
+    const big = await placeOrder(3);
+    const small = await placeOrder(1);
     await runWorkers();
     const waiting = expectOk(await staff('GET', '/api/automation/executions?limit=10')).items as {
       flowId: string;
@@ -253,7 +219,7 @@ describe('saving flows', () => {
     expectOk(
       await saveFlow(slow, { pipeline: pipeline([{ id: 'a', kind: 'delay', seconds: 3600, next: null }]) }),
     );
-    await placeOrder('slow@example.test', 1);
+    await placeOrder(1);
     await runWorkers();
     const blocked = await staff('DELETE', `/api/automation/flows/${slow}`, { revision: 1 });
     expect(blocked.status).toBe(409);

@@ -1,7 +1,19 @@
+import { createMcpServer } from '@cartwright/mcp';
 import type { Database } from '@cartwright/repository';
 import { createTestDatabase } from '@cartwright/repository/testing';
-import { createServices, createShop, type Services } from '@cartwright/service';
+import { authenticate, createServices, createShop, type Services } from '@cartwright/service';
+import { makeSellable, SELLABLE } from '@cartwright/service/testing';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { sql } from 'drizzle-orm';
 import { createApp } from '../src/app.ts';
+
+/** What an MCP tool call answers. */
+export interface ToolResult {
+  readonly isError?: boolean;
+  readonly structuredContent?: Record<string, unknown>;
+  readonly content: { text?: string }[];
+}
 
 export interface Harness {
   readonly database: Database;
@@ -15,7 +27,36 @@ export interface Harness {
     path: string,
     options?: { token?: string | undefined; body?: unknown; headers?: Record<string, string> },
   ): Promise<{ status: number; type: string; body: Record<string, unknown> & { code?: string } }>;
+  /**
+   * Makes shop A sellable (`makeSellable`: Germany, 19 % and 7 % tax classes, parcel service,
+   * invoice) and adds the product `TEA`; answers its id and shop A's main channel key.
+   */
+  sellableTea(product?: {
+    readonly gross: number;
+    readonly net: number;
+    readonly taxClassId: string;
+  }): Promise<{ productId: string; channelKey: string }>;
+  /**
+   * A newly registered storefront visitor of the channel whose cart holds `lines`, addressed to
+   * `address` (default SELLABLE.address) with the parcel service and invoice chosen; answers the
+   * visitor's context token.
+   */
+  visitorWithCart(
+    channelKey: string,
+    lines: readonly { readonly productId: string; readonly quantity: number }[],
+    address?: Record<string, unknown>,
+  ): Promise<string>;
+  /** A digest of every table of the database (all shops): what a read must leave as it was. */
+  digest(): Promise<string>;
+  /** An MCP client acting with `token` (in-memory transport): calls a tool by name. */
+  mcp(token: string): Promise<(name: string, args: Record<string, unknown>) => Promise<ToolResult>>;
   close(): Promise<void>;
+}
+
+/** The body of a response with the expected status; anything else throws with the problem. */
+function expectStatus(response: { status: number; body: unknown }, status: number) {
+  if (response.status !== status) throw new Error(`${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body as Record<string, unknown>;
 }
 
 export async function createHarness(): Promise<Harness> {
@@ -24,7 +65,8 @@ export async function createHarness(): Promise<Harness> {
   const app = createApp(services);
   const a = await createShop(services, { name: 'Shop A', ownerEmail: 'owner@a.test' });
   const b = await createShop(services, { name: 'Shop B', ownerEmail: 'owner@b.test' });
-  return {
+  let visitors = 0;
+  const harness: Harness = {
     database,
     services,
     app,
@@ -46,6 +88,84 @@ export async function createHarness(): Promise<Harness> {
         body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
       };
     },
+    async sellableTea(product = { gross: 1000, net: 840, taxClassId: SELLABLE.standardTax }) {
+      await makeSellable(services, harness.shopA.tenantId);
+      const staff = (method: string, path: string, body?: unknown) =>
+        harness.call(method, path, { token: harness.shopA.token, body });
+      const created = expectStatus(
+        await staff('POST', '/api/catalog/products', {
+          sku: 'TEA',
+          translations: { en: { name: 'Tea' } },
+          prices: [{ currency: 'EUR', gross: product.gross, net: product.net }],
+          taxClassId: product.taxClassId,
+          stockAvailable: 1000,
+        }),
+        201,
+      );
+      const channels = expectStatus(await staff('GET', '/api/automation'), 200).channels as {
+        accessKey: string;
+        isMain: boolean;
+      }[];
+      return {
+        productId: ((created.product ?? created) as { id: string }).id,
+        channelKey: channels.find((channel) => channel.isMain)!.accessKey,
+      };
+    },
+    async visitorWithCart(channelKey, lines, address = SELLABLE.address) {
+      const store = (method: string, path: string, token: string | null, body?: unknown) =>
+        harness.call(method, path, {
+          body,
+          headers: { 'x-channel-key': channelKey, ...(token ? { 'x-context-token': token } : {}) },
+        });
+      const anonymous = expectStatus(await store('POST', '/store-api/context', null), 201)
+        .contextToken as string;
+      visitors += 1;
+      const registered = expectStatus(
+        await store('POST', '/store-api/account/register', anonymous, {
+          email: `visitor${visitors}@harness.test`,
+          password: 'correct horse battery',
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          billingAddress: address,
+        }),
+        201,
+      );
+      const token = registered.contextToken as string;
+      for (const line of lines) expectStatus(await store('POST', '/store-api/cart/lines', token, line), 200);
+      expectStatus(
+        await store('PATCH', '/store-api/cart', token, {
+          billingAddress: address,
+          shippingAddress: address,
+          shippingMethodId: SELLABLE.parcel,
+          paymentMethodId: SELLABLE.invoice,
+        }),
+        200,
+      );
+      return token;
+    },
+    async digest() {
+      const tables = await database.rows<{ table_name: string }>(sql`
+        select table_name from information_schema.tables
+        where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`);
+      const parts: string[] = [];
+      for (const { table_name } of tables) {
+        const [row] = await database.rows<{ digest: string | null }>(
+          sql`select md5(coalesce(string_agg(to_jsonb(t)::text, '|' order by t::text), '')) as digest from ${sql.identifier(table_name)} t`,
+        );
+        parts.push(`${table_name}:${row?.digest}`);
+      }
+      return parts.join('\n');
+    },
+    async mcp(token) {
+      const principal = await authenticate(services, token);
+      if (!principal.ok) throw new Error(principal.detail);
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await createMcpServer(services, principal.value).connect(serverSide);
+      const client = new Client({ name: 'http-test', version: '1.0.0' });
+      await client.connect(clientSide);
+      return async (name, args) => (await client.callTool({ name, arguments: args })) as ToolResult;
+    },
     close: () => database.close(),
   };
+  return harness;
 }

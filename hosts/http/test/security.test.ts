@@ -44,6 +44,10 @@ const B_ONLY = '0190f0c8-0000-7000-8000-0000000000b9';
 const A_PRODUCT = '0190f0c8-0000-7000-8000-0000000000a4';
 const A_CATEGORY = '0190f0c8-0000-7000-8000-0000000000a5';
 const A_RULE = '0190f0c8-0000-7000-8000-0000000000a6';
+/** A channel id no shop has: a save at revision 0 creates it in the caller's own shop. */
+const NEW_CHANNEL = '0190f0c8-0000-7000-8000-0000000000c1';
+/** Shop A's main channel. */
+let aChannelId: string;
 const translations = { en: { name: 'Thing' } };
 const aAddress = {
   firstName: 'A',
@@ -93,6 +97,25 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'basis.payment_methods.list': [{}, false],
     'basis.payment_methods.save': [{ id: B_ONLY, revision: 0, translations, handler: 'invoice' }, false],
     'basis.payment_methods.delete': [{ id: A_PAYMENT, revision: 1 }, true],
+    'merchant.commerce.dependencies': [{ area: 'shipping', methodId: A_SHIPPING }, true],
+    'merchant.commerce.method': [{ area: 'payments', methodId: A_PAYMENT, language: 'en' }, true],
+    'merchant.commerce.read': [{ channelId: aChannelId, language: 'en' }, true],
+    'merchant.commerce.save': [
+      {
+        channelId: NEW_CHANNEL,
+        revision: 0,
+        baseRevision: 1,
+        channel: {
+          name: { en: 'Intruder' },
+          mode: 'headless',
+          paused: false,
+          private: true,
+          languages: ['en'],
+        },
+      },
+      false,
+    ],
+    'merchant.commerce.delete': [{ channelId: aChannelId, revision: 1 }, true],
     'catalog.products.list': [{}, false],
     'catalog.products.get': [{ id: A_PRODUCT }, true],
     'catalog.products.create': [{ sku: 'B-ONLY', translations, prices: [] }, false],
@@ -225,6 +248,7 @@ async function seedShopA() {
   aCustomerId = customer.body.id as string;
   aAddressId = (customer.body.addresses as { id: string }[])[0]!.id;
   keyA = (await listChannels(h.database.db, h.shopA.tenantId))[0]!.accessKey;
+  aChannelId = (await listChannels(h.database.db, h.shopA.tenantId))[0]!.id;
   keyB = (await listChannels(h.database.db, h.shopB.tenantId))[0]!.accessKey;
   const login = await h.call('POST', '/store-api/account/login', {
     headers: { 'x-channel-key': keyA },

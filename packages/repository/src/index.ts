@@ -72,7 +72,7 @@ export {
   findCompanyIdentity,
   saveCompanyIdentity,
 } from './queries/company.ts';
-export { nextCounterValue } from './queries/counters.ts';
+export { counterValue, nextCounterValue } from './queries/counters.ts';
 export {
   type AddressJson,
   addOrderToCustomerHistory,
@@ -105,9 +105,12 @@ export {
 } from './queries/customers.ts';
 export {
   type ChannelRow,
+  countChannelUses,
   type DefinitionKind,
   type DefinitionRow,
   definitionTables,
+  deleteChannel,
+  findChannel,
   findChannelByAccessKey,
   findChannelForStaff,
   findDefinitionByKey,
@@ -120,6 +123,7 @@ export {
   listStarterProvisions,
   recordStarterProvision,
   type StarterProvisionRow,
+  updateChannelAtRevision,
 } from './queries/definitions.ts';
 export {
   type DocumentRow,

@@ -42,6 +42,9 @@ export type ErrorCode =
   | 'FLOW_UNKNOWN_ACTION'
   | 'FLOW_INVALID_ACTION_CONFIG'
   | 'FLOW_UNSUPPORTED_OPTION'
+  | 'SETTING_BASIS_ONLY'
+  | 'MAIN_CHANNEL'
+  | 'CHANNEL_IN_USE'
   | 'INTERNAL';
 
 /** The one code → HTTP status table (MCP carries the same codes in `isError` results). */
@@ -88,6 +91,9 @@ export const errorStatus: Record<ErrorCode, number> = {
   FLOW_UNKNOWN_ACTION: 422,
   FLOW_INVALID_ACTION_CONFIG: 422,
   FLOW_UNSUPPORTED_OPTION: 422,
+  SETTING_BASIS_ONLY: 422,
+  MAIN_CHANNEL: 409,
+  CHANNEL_IN_USE: 409,
   INTERNAL: 500,
 };
 
@@ -134,6 +140,9 @@ const titles: Record<ErrorCode, string> = {
   FLOW_UNKNOWN_ACTION: 'Unknown action',
   FLOW_INVALID_ACTION_CONFIG: 'Invalid action config',
   FLOW_UNSUPPORTED_OPTION: 'Unsupported action option',
+  SETTING_BASIS_ONLY: 'Shared basis only',
+  MAIN_CHANNEL: 'Main channel',
+  CHANNEL_IN_USE: 'Channel in use',
   INTERNAL: 'Internal error',
 };
 

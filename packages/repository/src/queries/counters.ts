@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { tenantCounters } from '../schema.ts';
 
@@ -24,4 +24,23 @@ export async function nextCounterValue(
     })
     .returning({ value: tenantCounters.value });
   return counter!.value - count + 1;
+}
+
+/**
+ * The current value of a per-shop counter, or undefined before its first use. With `share` the
+ * row stays locked until the transaction ends, so no writer can move it meanwhile (a writer's
+ * nextCounterValue waits).
+ */
+export async function counterValue(
+  tx: Executor,
+  tenantId: string,
+  name: string,
+  lock?: 'share',
+): Promise<number | undefined> {
+  const query = tx
+    .select({ value: tenantCounters.value })
+    .from(tenantCounters)
+    .where(and(eq(tenantCounters.tenantId, tenantId), eq(tenantCounters.name, name)));
+  const [row] = lock ? await query.for(lock) : await query;
+  return row?.value;
 }

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, countDistinct, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
-import { channels, definitions, starterProvisions } from '../schema.ts';
+import { carts, channels, definitions, orders, starterProvisions, storeContexts } from '../schema.ts';
 
 export type DefinitionRow = typeof definitions.$inferSelect;
 export type DefinitionKind = DefinitionRow['kind'];
@@ -155,4 +155,78 @@ export async function findChannelByAccessKey(
     .from(channels)
     .where(and(eq(channels.tenantId, tenantId), eq(channels.accessKey, accessKey)));
   return row;
+}
+
+/** A channel of the shop by id; `update` locks it for a revision-bound write. */
+export async function findChannel(
+  tx: Executor,
+  tenantId: string,
+  channelId: string,
+  lock?: 'update',
+): Promise<ChannelRow | undefined> {
+  const query = tx
+    .select()
+    .from(channels)
+    .where(and(eq(channels.tenantId, tenantId), eq(channels.id, channelId)));
+  const [row] = lock ? await query.for(lock) : await query;
+  return row;
+}
+
+/**
+ * Replaces a channel's data at its stored `revision` (the revision moves by one) and records the
+ * basis revision it was saved against. Answers the new row, or undefined when the revision moved.
+ */
+export async function updateChannelAtRevision(
+  tx: Executor,
+  tenantId: string,
+  channelId: string,
+  revision: number,
+  change: { readonly data: unknown; readonly baseRevision: number; readonly now: Date },
+): Promise<ChannelRow | undefined> {
+  const [row] = await tx
+    .update(channels)
+    .set({
+      data: change.data,
+      baseRevision: change.baseRevision,
+      revision: sql`${channels.revision} + 1`,
+      updatedAt: change.now,
+    })
+    .where(and(eq(channels.tenantId, tenantId), eq(channels.id, channelId), eq(channels.revision, revision)))
+    .returning();
+  return row;
+}
+
+export async function deleteChannel(tx: Executor, tenantId: string, channelId: string): Promise<void> {
+  await tx.delete(channels).where(and(eq(channels.tenantId, tenantId), eq(channels.id, channelId)));
+}
+
+/** What still uses a channel: customers who signed in through it, its open carts, its orders. */
+export async function countChannelUses(
+  tx: Executor,
+  tenantId: string,
+  channelId: string,
+): Promise<{ customers: number; carts: number; orders: number }> {
+  const [customers] = await tx
+    .select({ n: countDistinct(storeContexts.customerId) })
+    .from(storeContexts)
+    .where(
+      and(
+        eq(storeContexts.tenantId, tenantId),
+        eq(storeContexts.channelId, channelId),
+        isNotNull(storeContexts.customerId),
+      ),
+    );
+  const [open] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(carts)
+    .where(and(eq(carts.tenantId, tenantId), eq(carts.channelId, channelId), eq(carts.status, 'open')));
+  const [placed] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.channelId, channelId)));
+  return {
+    customers: Number(customers?.n ?? 0),
+    carts: Number(open?.n ?? 0),
+    orders: Number(placed?.n ?? 0),
+  };
 }

@@ -97,14 +97,19 @@ async function placeOrder(
     missing.push({ pointer: '/paymentMethodId', message: 'choose a payment method' });
   if (missing.length > 0)
     return fail('CART_INVALID', 'The cart is not ready for checkout.', { errors: missing });
+  const pricing = await priceStoredCart(tx, services, tenantId, cart, group);
+  // The methods as the cart's channel offers them (its overrides over the shared basis).
+  const offered = (area: 'shippingMethods' | 'paymentMethods', id: string) =>
+    ((pricing.settings[area] ?? {}) as Record<string, { active?: boolean; translations?: unknown }>)[id];
   const paymentMethod = await findBasis(tx, 'paymentMethods', tenantId, cart.paymentMethodId!);
-  if (!paymentMethod?.active) {
+  const payment = offered('paymentMethods', cart.paymentMethodId!);
+  if (!paymentMethod || payment?.active !== true) {
     return fail('CART_INVALID', 'Choose another payment method.', {
       errors: [{ pointer: '/paymentMethodId', message: 'not available' }],
     });
   }
   const shippingMethod = (await findBasis(tx, 'shippingMethods', tenantId, cart.shippingMethodId!))!;
-  const pricing = await priceStoredCart(tx, services, tenantId, cart, group);
+  const shipping = offered('shippingMethods', cart.shippingMethodId!);
   if (pricing.problems.length > 0 || !pricing.priced) {
     return fail('CART_INVALID', 'Some lines of the cart cannot be bought as they are.', {
       extensions: { problems: pricing.problems },
@@ -185,13 +190,13 @@ async function placeOrder(
     shippingMethod: {
       id: shippingMethod.id,
       key: shippingMethod.key,
-      translations: shippingMethod.translations,
+      translations: shipping?.translations ?? shippingMethod.translations,
       taxClassId: shippingMethod.taxClassId,
     },
     paymentMethod: {
       id: paymentMethod.id,
       key: paymentMethod.key,
-      translations: paymentMethod.translations,
+      translations: payment.translations ?? paymentMethod.translations,
       handler: paymentMethod.handler,
     },
     settingsSnapshot: {
@@ -199,6 +204,16 @@ async function placeOrder(
       currency: priced.currency,
       taxRates: Object.fromEntries(pricing.taxRates),
       channel: channel ? { id: channel.id, revision: channel.revision, data: channel.data } : null,
+      // The effective settings the order was placed under; later setting changes never touch them.
+      effective: {
+        company: pricing.settings.company ?? null,
+        deliveryCountries: pricing.settings.deliveryCountries ?? null,
+        taxRates: pricing.settings.taxRates ?? {},
+        taxLabels: pricing.settings.taxLabels ?? {},
+        taxRules: pricing.settings.taxRules ?? {},
+        shippingMethod: shipping ?? null,
+        paymentMethod: payment,
+      },
     },
     affiliateCode: customer.affiliateCode,
     campaignCode: customer.campaignCode,

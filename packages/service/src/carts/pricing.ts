@@ -3,13 +3,19 @@ import {
   type CartRow,
   type Executor,
   findBasis,
+  findCustomer,
+  findCustomerHistory,
   findProduct,
   findTenant,
   listVariants,
   type ProductRow,
 } from '@cartwright/repository';
+import type { JsonObject } from '@cartwright/settings-inheritance';
+import { compileWithSavedRules } from '../automation/rules.ts';
 import { effectiveProduct } from '../operations/catalog-product-view.ts';
 import type { Services } from '../services.ts';
+import { type ChannelPricing, channelPricing, destinationOf } from './channel-pricing.ts';
+import { cartFacts } from './facts.ts';
 
 /** Why a cart line cannot be bought as it is; checkout refuses while any remains. */
 export interface CartProblem {
@@ -44,6 +50,8 @@ export interface CartPricing {
   readonly products: ReadonlyMap<string, ProductRow>;
   /** The tax rate applied per product id (hundredths of a percent). */
   readonly taxRates: ReadonlyMap<string, number>;
+  /** The channel's effective settings the cart was priced under (orders keep them). */
+  readonly settings: JsonObject;
 }
 
 /** Consumers see and pay gross prices; business customers net prices plus tax. */
@@ -51,35 +59,69 @@ export function priceModeOf(group: 'consumer' | 'business' | null): 'gross' | 'n
   return group === 'business' ? 'net' : 'gross';
 }
 
-/** A tax class's rate for a destination country, or its default rate. */
-async function taxRateFor(
-  tx: Executor,
-  tenantId: string,
-  taxClassId: string | null,
-  country: string | null,
-): Promise<number | null> {
-  if (!taxClassId) return null;
-  const taxClass = await findBasis(tx, 'taxClasses', tenantId, taxClassId);
-  if (!taxClass) return null;
-  const rate =
-    taxClass.rates.find((candidate) => candidate.country !== null && candidate.country === country) ??
-    taxClass.rates.find((candidate) => candidate.country === null);
-  return rate?.rate ?? null;
-}
-
 /**
- * Prices a stored cart with `@cartwright/commerce`: effective products (variants through their
- * parents), the price in the cart currency, the tax rate of each product's tax class for the
- * shipping destination (the default rate while no address is set), and the chosen shipping
- * method, taxed by its own tax class or else by the highest rate among the lines.
+ * Prices a stored cart with `@cartwright/commerce` under its channel's effective settings:
+ * effective products (variants through their parents), the price in the cart currency, the tax
+ * rate of each product's tax class for the shipping destination (a matching tax destination rule
+ * of the channel, else the class's rate for the country, else its default rate; the default rate
+ * while no address is set), and the chosen shipping method as the channel offers it, taxed by its
+ * own tax class or else by the highest rate among the lines. A destination rule with a saved rule
+ * condition applies when that rule matches the cart as priced without such rules (decision 0023).
  */
 export async function priceStoredCart(
   tx: Executor,
-  _services: Services,
+  services: Services,
   tenantId: string,
   cart: CartRow,
   group: 'consumer' | 'business' | null,
 ): Promise<CartPricing> {
+  const channel = await channelPricing(tx, tenantId, cart.channelId);
+  const at = services.clock.now();
+  const first = await pricePass(tx, tenantId, cart, group, channel, at, new Set());
+  if (channel.conditionRuleIds.length === 0) return first;
+  const matching = await matchingRules(tx, tenantId, cart, first, channel.conditionRuleIds, at);
+  return matching.size === 0 ? first : pricePass(tx, tenantId, cart, group, channel, at, matching);
+}
+
+/** The saved rules (of `ruleIds`) that match the cart as `pricing` priced it. */
+async function matchingRules(
+  tx: Executor,
+  tenantId: string,
+  cart: CartRow,
+  pricing: CartPricing,
+  ruleIds: readonly string[],
+  at: Date,
+): Promise<Set<string>> {
+  const customer = cart.customerId ? ((await findCustomer(tx, tenantId, cart.customerId)) ?? null) : null;
+  const history = customer ? ((await findCustomerHistory(tx, tenantId, customer.id)) ?? null) : null;
+  const facts = cartFacts(cart, pricing, customer, history, at);
+  const matching = new Set<string>();
+  for (const ruleId of ruleIds) {
+    // A missing, inactive or order-scope rule does not match: the destination rule stays out.
+    const compiled = await compileWithSavedRules(tx, tenantId, { type: 'ruleReference', ruleId }, '');
+    if (!compiled.ok) continue;
+    try {
+      if (compiled.value.evaluate(facts)) matching.add(ruleId);
+    } catch {
+      // A rule reading a scope a cart lacks decides nothing here.
+    }
+  }
+  return matching;
+}
+
+async function pricePass(
+  tx: Executor,
+  tenantId: string,
+  cart: CartRow,
+  group: 'consumer' | 'business' | null,
+  channel: ChannelPricing,
+  at: Date,
+  matchingRuleIds: ReadonlySet<string>,
+): Promise<CartPricing> {
+  const settings = channel.effective;
+  const destination = destinationOf(cart.shippingAddress);
+  const rateOf = (taxClassId: string | null) =>
+    channel.rateOf(taxClassId, destination, at.toISOString(), matchingRuleIds);
   const problems: CartProblem[] = [];
   const lines: CartLineInfo[] = [];
   const products = new Map<string, ProductRow>();
@@ -87,7 +129,6 @@ export async function priceStoredCart(
   const tenant = await findTenant(tx, tenantId);
   const mainLanguage = tenant?.mainLanguage ?? 'en';
   const currency = await findBasis(tx, 'currencies', tenantId, cart.currency);
-  const country = cart.shippingAddress?.country ?? null;
   const priceable: Parameters<typeof priceCart>[0]['lines'] = [];
 
   for (const line of cart.lines) {
@@ -131,7 +172,7 @@ export async function priceStoredCart(
       });
       continue;
     }
-    const rate = await taxRateFor(tx, tenantId, product.taxClassId, country);
+    const rate = rateOf(product.taxClassId);
     if (rate === null) {
       problems.push({
         lineId: line.id,
@@ -159,12 +200,12 @@ export async function priceStoredCart(
       code: 'CURRENCY_UNAVAILABLE',
       detail: `The currency ${cart.currency} is not offered.`,
     });
-    return { priced: null, lines, problems, products, taxRates };
+    return { priced: null, lines, problems, products, taxRates, settings };
   }
 
   let shipping: Parameters<typeof priceCart>[0]['shipping'] = null;
   if (cart.shippingMethodId) {
-    const method = await findBasis(tx, 'shippingMethods', tenantId, cart.shippingMethodId);
+    const method = channel.shippingMethod(cart.shippingMethodId);
     if (!method?.active) {
       problems.push({
         lineId: null,
@@ -173,7 +214,7 @@ export async function priceStoredCart(
       });
     } else {
       const price = method.prices.find((candidate) => candidate.currency === cart.currency);
-      const ownRate = await taxRateFor(tx, tenantId, method.taxClassId, country);
+      const ownRate = rateOf(method.taxClassId);
       const rate = ownRate ?? Math.max(0, ...priceable.map((line) => line.taxRate));
       shipping = { price: price ? { gross: price.gross, net: price.net } : null, taxRate: rate };
     }
@@ -200,9 +241,10 @@ export async function priceStoredCart(
         problems,
         products,
         taxRates,
+        settings,
       };
     }
     throw new Error(`cart pricing failed: ${priced.code} ${priced.detail}`);
   }
-  return { priced: priced.value, lines, problems, products, taxRates };
+  return { priced: priced.value, lines, problems, products, taxRates, settings };
 }

@@ -8,6 +8,7 @@ import {
   listProductIdsPricedIn,
 } from '@cartwright/repository';
 import * as v from 'valibot';
+import { bumpBasisRevision } from '../channels/settings.ts';
 import { type Failure, fail } from '../errors.ts';
 import type { AnyOperation } from '../registry.ts';
 import { LanguageCode, TranslationsOf, Uuid } from '../schemas.ts';
@@ -32,6 +33,8 @@ function basisOperations<A extends BasisArea, E extends v.ObjectEntries>(
     path: `/api/basis/${path}`,
     event: `basis.${name}`,
     permissions: { read: 'settings.read', write: 'settings.write' },
+    // Every basis write moves the shop's basis revision: channel saves name the one they saw.
+    afterWrite: bumpBasisRevision,
   });
 }
 

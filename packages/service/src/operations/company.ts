@@ -1,6 +1,7 @@
 import { findCompanyIdentity, saveCompanyIdentity } from '@cartwright/repository';
 import * as v from 'valibot';
 import { actorOf } from '../auth.ts';
+import { bumpBasisRevision } from '../channels/settings.ts';
 import { ok } from '../errors.ts';
 import { recordEvent } from '../events.ts';
 import { defineOperation } from '../registry.ts';
@@ -60,6 +61,8 @@ export const saveCompany = defineOperation({
     return services.database.transaction(async (tx) => {
       const saved = await saveCompanyIdentity(tx, tenantId, input.revision, input.data, services.clock.now());
       if (!saved.ok) return staleRevision(input.revision, saved.actual);
+      // Channels inherit the identity field by field: it is part of the shared basis.
+      await bumpBasisRevision(tx, tenantId);
       await recordEvent(tx, services, tenantId, actorOf(principal), 'company.saved', {
         revision: saved.row.revision,
       });

@@ -20,6 +20,8 @@ import {
   updateCartLine,
 } from './cart.ts';
 import { catalogOperations } from './catalog.ts';
+import { channelOperations } from './channels.ts';
+import { commerceMethodOperations } from './commerce-methods.ts';
 import { companyOperations } from './company.ts';
 import { customerOperations } from './customers.ts';
 import { documentOperations } from './documents.ts';
@@ -62,6 +64,8 @@ export const operations: readonly AnyOperation[] = [
   listExecutions,
   resolveExecution,
   ...basisResourceOperations,
+  ...channelOperations,
+  ...commerceMethodOperations,
   ...catalogOperations,
   ...customerOperations,
   ...accountOperations,

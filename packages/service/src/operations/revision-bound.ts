@@ -56,6 +56,8 @@ export interface RevisionBoundResource<D extends RevisionedTable, E extends Body
   readonly guardDelete?: (tx: Executor, tenantId: string, key: string) => Promise<Failure | null>;
   /** Uses of the record besides rules, flows and promotions naming its key. */
   readonly findUses?: (tx: Executor, tenantId: string, key: string) => Promise<readonly Use[]>;
+  /** Runs in the transaction of every successful save and delete (the basis moves its revision). */
+  readonly afterWrite?: (tx: Executor, tenantId: string) => Promise<void>;
 }
 
 /** The JSON of a stored row: no tenant, dates as ISO strings. */
@@ -129,6 +131,7 @@ export function revisionBoundOperations<D extends RevisionedTable, E extends Bod
           services.clock.now(),
         );
         if (!saved.ok) return staleRevision(revision, saved.actual);
+        await resource.afterWrite?.(tx, tenantId);
         await recordEvent(tx, services, tenantId, actorOf(principal), `${resource.event}.saved`, {
           key,
           revision: (saved.row as { revision: number }).revision,
@@ -169,6 +172,7 @@ export function revisionBoundOperations<D extends RevisionedTable, E extends Bod
         }
         const deleted = await deleteRevisioned(tx, table, tenantId, key, revision);
         if (!deleted.ok) return staleRevision(revision, deleted.actual);
+        await resource.afterWrite?.(tx, tenantId);
         await recordEvent(tx, services, tenantId, actorOf(principal), `${resource.event}.deleted`, { key });
         return ok({ [keyParam]: key, deleted: true as const });
       });

@@ -1,0 +1,503 @@
+import { SELLABLE } from '@cartwright/service/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from './harness.ts';
+
+// Sales channels over HTTP and MCP: effective settings from the shared basis plus sparse
+// overrides with per-field provenance, revision- and basis-revision-bound saves, basis-only
+// fields refused, content language on reads and writes (reading creates nothing), and deletes
+// blocked for the main channel and for channels still in use.
+
+let h: Harness;
+let mainChannel: string;
+const SECOND = '0190f0c8-0000-7000-8000-0000000c0001';
+const THIRD = '0190f0c8-0000-7000-8000-0000000c0002';
+const RULE = '0190f0c8-0000-7000-8000-0000000c0101';
+const MUNICH = '0190f0c8-0000-7000-8000-0000000c0102';
+const NUREMBERG = '0190f0c8-0000-7000-8000-0000000c0103';
+const BIG_CARTS = '0190f0c8-0000-7000-8000-0000000c0104';
+const SAVED_BIG_CARTS = '0190f0c8-0000-7000-8000-0000000c0105';
+let productId: string;
+
+const staff = (method: string, path: string, body?: unknown) =>
+  h.call(method, path, { token: h.shopA.token, body });
+function expectOk(response: { status: number; body: unknown }, status = 200) {
+  if (response.status !== status) throw new Error(`${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body as Record<string, unknown>;
+}
+const read = (id: string, language?: string) =>
+  staff('GET', `/api/merchant/commerce/channels/${id}${language ? `?language=${language}` : ''}`);
+/** A complete tax destination rule: Germany, any postcode, rate 0, with `overrides`. */
+const destinationRule = (overrides: Record<string, unknown>) => ({
+  country: 'DE',
+  state: null,
+  postcode: null,
+  validFrom: null,
+  validUntil: null,
+  priority: 0,
+  ruleId: null,
+  taxClassId: null,
+  rate: 0,
+  ...overrides,
+});
+
+const CHANNEL = {
+  name: { en: 'Wholesale', de: 'Großhandel' },
+  mode: 'headless',
+  paused: false,
+  private: true,
+  languages: ['en', 'de'],
+  domains: [{ url: 'https://b2b.example', language: 'de', currency: 'EUR' }],
+};
+
+beforeAll(async () => {
+  h = await createHarness();
+  ({ productId } = await h.sellableTea({ gross: 1190, net: 1000, taxClassId: SELLABLE.standardTax }));
+  const automation = expectOk(await staff('GET', '/api/automation'));
+  mainChannel = (automation.channels as { id: string; isMain: boolean }[]).find(
+    (channel) => channel.isMain,
+  )!.id;
+  expectOk(await staff('PUT', '/api/basis/languages/de', { revision: 0, name: 'Deutsch', active: true }));
+  expectOk(
+    await staff('PUT', '/api/basis/countries/DE', {
+      revision: 1,
+      translations: { en: { name: 'Germany' }, de: { name: 'Deutschland' } },
+      subdivisions: [{ code: 'DE-BY', translations: { en: { name: 'Bavaria' }, de: { name: 'Bayern' } } }],
+    }),
+  );
+  expectOk(
+    await staff('PUT', '/api/company', { revision: 0, data: { name: 'Cartwright GmbH', vatId: 'DE123' } }),
+  );
+});
+afterAll(async () => h?.close());
+
+/** A new registered visitor of the channel with `accessKey` whose cart holds `quantity` teas. */
+const cartWith = (accessKey: string, zipcode: string, quantity = 1) =>
+  h.visitorWithCart(accessKey, [{ productId, quantity }], {
+    ...SELLABLE.address,
+    zipcode,
+    subdivision: 'DE-BY',
+  });
+
+/** Places an order through the channel's storefront; answers the order as staff read it. */
+async function placeOrder(
+  accessKey: string,
+  zipcode: string,
+  quantity = 1,
+): Promise<Record<string, unknown>> {
+  const token = await cartWith(accessKey, zipcode, quantity);
+  const placed = expectOk(
+    await h.call('POST', '/store-api/checkout', {
+      headers: { 'x-channel-key': accessKey, 'x-context-token': token },
+    }),
+    201,
+  );
+  const orderId = ((placed.order ?? placed) as { id: string }).id;
+  return readOrder(orderId);
+}
+
+const readOrder = async (orderId: string) =>
+  expectOk(await staff('GET', `/api/orders/${orderId}`)).order as Record<string, unknown>;
+const lineRate = (order: Record<string, unknown>) => (order.lines as { taxRate: number }[])[0]!.taxRate;
+
+describe('reading a channel', () => {
+  it('answers the effective settings of the main channel, all inherited, in the content language, creating nothing', async () => {
+    const before = await h.digest();
+    const en = expectOk(await read(mainChannel));
+    const de = expectOk(await read(mainChannel, 'de'));
+    const fr = expectOk(await read(mainChannel, 'fr'));
+    expect(await h.digest()).toBe(before);
+
+    expect(en).toMatchObject({
+      id: mainChannel,
+      isMain: true,
+      language: 'en',
+      mainLanguage: 'en',
+      overrides: {},
+    });
+    expect((en.channel as { languages: string[] }).languages).toEqual(['de', 'en']);
+    const provenance = en.provenance as Record<string, string>;
+    expect(Object.values(provenance).every((value) => value === 'inherited')).toBe(true);
+    expect(provenance['/company/legal/vatId']).toBe('inherited');
+    const effective = en.effective as Record<string, Record<string, Record<string, unknown>>>;
+    expect(effective.company).toMatchObject({ name: 'Cartwright GmbH', legal: { vatId: 'DE123' } });
+    expect(effective.shippingMethods![SELLABLE.parcel]).toMatchObject({ name: 'Parcel', active: true });
+    // German country names follow the content language; a missing translation falls back to English.
+    expect((de.effective as typeof effective).countries!.DE).toMatchObject({
+      name: 'Deutschland',
+      subdivisions: [{ code: 'DE-BY', name: 'Bayern' }],
+    });
+    expect((de.effective as typeof effective).shippingMethods![SELLABLE.parcel]!.name).toBe('Parcel');
+    expect((fr.effective as typeof effective).countries!.DE!.name).toBe('Germany');
+  });
+
+  it('answers 404 for an unknown channel and for another shop’s channel', async () => {
+    expect((await read(SECOND)).status).toBe(404);
+    const foreign = await h.call('GET', `/api/merchant/commerce/channels/${mainChannel}`, {
+      token: h.shopB.token,
+    });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('saving a channel', () => {
+  it('creates an additional channel whose sparse overrides show as overridden, the rest inherited', async () => {
+    const base = expectOk(await read(mainChannel)).baseRevision as number;
+    const saved = expectOk(
+      await staff('PUT', `/api/merchant/commerce/channels/${SECOND}`, {
+        revision: 0,
+        baseRevision: base,
+        language: 'de',
+        channel: CHANNEL,
+        overrides: {
+          company: { legal: { vatId: null } },
+          shippingMethods: {
+            [SELLABLE.parcel]: {
+              prices: [{ currency: 'EUR', gross: 990, net: 832 }],
+              texts: { name: 'Spedition', description: '' },
+            },
+          },
+          paymentMethods: { [SELLABLE.invoice]: { active: false } },
+          taxRates: { [SELLABLE.reducedTax]: { rates: { DE: 500 } } },
+          taxRules: {
+            [RULE]: destinationRule({
+              state: 'DE-BY',
+              postcode: { kind: 'range', from: '80000', to: '87999' },
+              priority: 10,
+              taxClassId: SELLABLE.standardTax,
+              rate: 1600,
+            }),
+          },
+        },
+      }),
+    );
+    expect(saved).toMatchObject({
+      id: SECOND,
+      isMain: false,
+      revision: 1,
+      baseRevision: base,
+      language: 'de',
+    });
+    const provenance = saved.provenance as Record<string, string>;
+    expect(provenance['/company/legal/vatId']).toBe('overridden');
+    expect(provenance['/company/name']).toBe('inherited');
+    expect(provenance[`/shippingMethods/${SELLABLE.parcel}/prices`]).toBe('overridden');
+    expect(provenance[`/shippingMethods/${SELLABLE.parcel}/taxClassId`]).toBe('inherited');
+    expect(provenance[`/paymentMethods/${SELLABLE.invoice}/active`]).toBe('overridden');
+    expect(provenance[`/taxRates/${SELLABLE.reducedTax}/rates/DE`]).toBe('overridden');
+    expect(provenance[`/taxRates/${SELLABLE.reducedTax}/rates/default`]).toBe('inherited');
+    expect(provenance[`/taxRules/${RULE}`]).toBe('overridden');
+
+    const effective = saved.effective as Record<string, Record<string, Record<string, unknown>>>;
+    // Explicit null overrides the inherited VAT id; the company name still inherits.
+    expect(effective.company).toMatchObject({ name: 'Cartwright GmbH', legal: { vatId: null } });
+    // The German texts were written in the content language: an explicit empty description stays blank.
+    expect(effective.shippingMethods![SELLABLE.parcel]).toMatchObject({ name: 'Spedition', description: '' });
+    expect((saved.overrides as Record<string, Record<string, unknown>>).shippingMethods).toEqual({
+      [SELLABLE.parcel]: {
+        prices: [{ currency: 'EUR', gross: 990, net: 832 }],
+        translations: { de: { name: 'Spedition', description: '' } },
+      },
+    });
+    // English still reads the basis name: the override is German only.
+    const en = expectOk(await read(SECOND, 'en'));
+    expect((en.effective as typeof effective).shippingMethods![SELLABLE.parcel]!.name).toBe('Parcel');
+    // The main channel is untouched.
+    expect(expectOk(await read(mainChannel)).overrides).toEqual({});
+  });
+
+  it('shows per channel whether a method is offered, inherited or overridden', async () => {
+    const detail = expectOk(
+      await staff('GET', `/api/merchant/commerce/methods/payments/${SELLABLE.invoice}?language=de`),
+    );
+    expect(detail).toMatchObject({ area: 'payments', language: 'de' });
+    expect(detail.method).toMatchObject({ id: SELLABLE.invoice, active: true });
+    const channels = detail.channels as { id: string; active: boolean; provenance: string }[];
+    expect(channels.find((channel) => channel.id === mainChannel)).toMatchObject({
+      active: true,
+      provenance: 'inherited',
+    });
+    expect(channels.find((channel) => channel.id === SECOND)).toMatchObject({
+      active: false,
+      provenance: 'overridden',
+    });
+    const foreign = await h.call('GET', `/api/merchant/commerce/methods/payments/${SELLABLE.invoice}`, {
+      token: h.shopB.token,
+    });
+    expect(foreign.status).toBe(404);
+  });
+
+  it('refuses a stale channel revision and a stale basis revision, naming which, and changes nothing', async () => {
+    const current = expectOk(await read(SECOND));
+    const body = (revision: number, baseRevision: number) => ({
+      revision,
+      baseRevision,
+      channel: CHANNEL,
+      overrides: current.overrides,
+    });
+    const staleChannel = await staff(
+      'PUT',
+      `/api/merchant/commerce/channels/${SECOND}`,
+      body(0, current.baseRevision as number),
+    );
+    expect(staleChannel.status).toBe(409);
+    expect(staleChannel.body).toMatchObject({
+      code: 'STALE_REVISION',
+      field: 'revision',
+      expected: 0,
+      actual: 1,
+    });
+
+    // A basis write (the company identity) moves the basis revision.
+    expectOk(
+      await staff('PUT', '/api/company', { revision: 1, data: { name: 'Cartwright GmbH', vatId: 'DE999' } }),
+    );
+    const staleBase = await staff(
+      'PUT',
+      `/api/merchant/commerce/channels/${SECOND}`,
+      body(1, current.baseRevision as number),
+    );
+    expect(staleBase.status).toBe(409);
+    expect(staleBase.body).toMatchObject({
+      code: 'STALE_REVISION',
+      field: 'baseRevision',
+      expected: current.baseRevision,
+      actual: (current.baseRevision as number) + 1,
+    });
+    const after = expectOk(await read(SECOND));
+    expect(after.revision).toBe(1);
+    expect(after.baseRevision).toBe((current.baseRevision as number) + 1);
+    expect(after.savedAgainstBaseRevision).toBe(current.baseRevision);
+  });
+
+  it('refuses an override of a shared-basis-only field, an unknown method id and an ill-typed value', async () => {
+    const current = expectOk(await read(SECOND));
+    const attempt = (overrides: unknown) =>
+      staff('PUT', `/api/merchant/commerce/channels/${SECOND}`, {
+        revision: current.revision,
+        baseRevision: current.baseRevision,
+        channel: CHANNEL,
+        overrides,
+      });
+    const basisOnly = await attempt({ languages: { de: { name: 'Deutsch (B2B)' } } });
+    expect(basisOnly.status).toBe(422);
+    expect(basisOnly.type).toContain('application/problem+json');
+    expect(basisOnly.body).toMatchObject({ code: 'SETTING_BASIS_ONLY' });
+    expect((basisOnly.body.errors as { pointer: string }[])[0]!.pointer).toBe('/overrides/languages');
+    const taxClass = await attempt({ taxClasses: { [SELLABLE.standardTax]: { key: 'x' } } });
+    expect(taxClass.body.code).toBe('SETTING_BASIS_ONLY');
+
+    const unknown = await attempt({
+      shippingMethods: { '0190f0c8-0000-7000-8000-0000000c0999': { active: false } },
+    });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.code).toBe('VALIDATION_FAILED');
+    const typed = await attempt({ taxRates: { [SELLABLE.standardTax]: { rates: { DE: 'nineteen' } } } });
+    expect(typed.status).toBe(422);
+    expect((typed.body.errors as { pointer: string }[])[0]!.pointer).toBe(
+      `/overrides/taxRates/${SELLABLE.standardTax}/rates/DE`,
+    );
+    const badState = await attempt({
+      taxRules: {
+        [RULE]: destinationRule({ state: 'DE-XX', priority: 1 }),
+      },
+    });
+    expect(badState.status).toBe(422);
+    expect((badState.body.errors as { pointer: string }[])[0]!.pointer).toBe(
+      `/overrides/taxRules/${RULE}/state`,
+    );
+    const reversed = await attempt({
+      taxRules: {
+        [RULE]: destinationRule({ postcode: { kind: 'range', from: '89999', to: '80000' }, priority: 1 }),
+      },
+    });
+    expect(reversed.status).toBe(422);
+    expect((reversed.body.errors as { pointer: string }[])[0]!.pointer).toMatch(
+      new RegExp(`^/overrides/taxRules/${RULE}/postcode`),
+    );
+    expect(expectOk(await read(SECOND)).revision).toBe(current.revision);
+  });
+
+  it('keeps the main channel on the shop’s languages', async () => {
+    const current = expectOk(await read(mainChannel));
+    const refused = await staff('PUT', `/api/merchant/commerce/channels/${mainChannel}`, {
+      revision: current.revision,
+      baseRevision: current.baseRevision,
+      channel: { ...CHANNEL, mode: 'storefront' },
+    });
+    expect(refused.status).toBe(422);
+    expect((refused.body.errors as { pointer: string }[])[0]!.pointer).toBe('/channel/languages');
+  });
+});
+
+describe('deleting a channel', () => {
+  it('never deletes the main channel, refuses a channel with overrides with the list, deletes an unused one', async () => {
+    const main = expectOk(await read(mainChannel));
+    const refusedMain = await staff('DELETE', `/api/merchant/commerce/channels/${mainChannel}`, {
+      revision: main.revision,
+    });
+    expect(refusedMain.status).toBe(409);
+    expect(refusedMain.body.code).toBe('MAIN_CHANNEL');
+
+    const second = expectOk(await read(SECOND));
+    const refused = await staff('DELETE', `/api/merchant/commerce/channels/${SECOND}`, {
+      revision: second.revision,
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('CHANNEL_IN_USE');
+    expect(refused.body.blockers).toEqual([
+      {
+        kind: 'overrides',
+        count: 5,
+        fields: ['company', 'paymentMethods', 'shippingMethods', 'taxRates', 'taxRules'],
+      },
+    ]);
+
+    const third = expectOk(
+      await staff('PUT', `/api/merchant/commerce/channels/${THIRD}`, {
+        revision: 0,
+        baseRevision: second.baseRevision,
+        channel: CHANNEL,
+      }),
+    );
+    const stale = await staff('DELETE', `/api/merchant/commerce/channels/${THIRD}`, { revision: 7 });
+    expect(stale.body.code).toBe('STALE_REVISION');
+    expect(
+      expectOk(
+        await staff('DELETE', `/api/merchant/commerce/channels/${THIRD}`, { revision: third.revision }),
+      ),
+    ).toEqual({ channelId: THIRD, deleted: true });
+    expect((await read(THIRD)).status).toBe(404);
+  });
+});
+
+describe('checkout under a channel’s settings', () => {
+  /** Saves the main channel with these overrides at its current revisions; answers its key. */
+  const saveMain = async (overrides: Record<string, unknown>) => {
+    const main = expectOk(await read(mainChannel));
+    expectOk(
+      await staff('PUT', `/api/merchant/commerce/channels/${mainChannel}`, {
+        revision: main.revision,
+        baseRevision: main.baseRevision,
+        channel: { name: { en: 'Storefront' }, mode: 'storefront', paused: false, private: false },
+        overrides,
+      }),
+    );
+    return main.accessKey as string;
+  };
+
+  it('taxes by the highest-priority matching destination rule: postcode range, prefix, none; the order keeps its settings', async () => {
+    const accessKey = await saveMain({
+      taxRules: {
+        [MUNICH]: destinationRule({
+          state: 'DE-BY',
+          postcode: { kind: 'range', from: '80000', to: '81999' },
+          priority: 10,
+          taxClassId: SELLABLE.standardTax,
+          rate: 700,
+        }),
+        [NUREMBERG]: destinationRule({
+          postcode: { kind: 'prefix', value: '90' },
+          priority: 5,
+          rate: 1000,
+        }),
+      },
+    });
+    const inRange = await placeOrder(accessKey, '81675');
+    const byPrefix = await placeOrder(accessKey, '90403');
+    const outside = await placeOrder(accessKey, '82000');
+    expect(lineRate(inRange)).toBe(700);
+    expect(lineRate(byPrefix)).toBe(1000);
+    expect(lineRate(outside)).toBe(1900);
+    // 11.90 gross at 7 % is 11.12 net; at 19 % it is 10.00.
+    expect((inRange.price as { subtotal: { net: number } }).subtotal.net).toBe(1112);
+    expect((outside.price as { subtotal: { net: number } }).subtotal.net).toBe(1000);
+
+    const snapshot = (order: Record<string, unknown>) =>
+      (order.settingsSnapshot as { effective: { taxRules: Record<string, unknown> } }).effective;
+    expect(Object.keys(snapshot(inRange).taxRules).sort()).toEqual([MUNICH, NUREMBERG].sort());
+
+    // Later setting changes never alter a placed order.
+    await saveMain({});
+    const reread = await readOrder(inRange.id as string);
+    expect(reread.settingsSnapshot).toEqual(inRange.settingsSnapshot);
+    expect(lineRate(reread)).toBe(700);
+    expect(lineRate(await placeOrder(accessKey, '81675'))).toBe(1900);
+  });
+
+  it('applies a destination rule with a saved rule condition only to carts the rule matches', async () => {
+    expectOk(
+      await staff('PUT', `/api/automation/rules/${SAVED_BIG_CARTS}`, {
+        revision: 0,
+        data: {
+          name: { en: 'Big carts' },
+          condition: { type: 'cartCartAmount', value: { operator: '>=', amount: 30 } },
+        },
+      }),
+    );
+    const accessKey = await saveMain({
+      taxRules: { [BIG_CARTS]: destinationRule({ ruleId: SAVED_BIG_CARTS, priority: 1, rate: 500 }) },
+    });
+    expect(lineRate(await placeOrder(accessKey, '10115', 1))).toBe(1900);
+    expect(lineRate(await placeOrder(accessKey, '10115', 3))).toBe(500);
+    await saveMain({});
+  });
+
+  it('refuses to delete a channel with an open cart (and its customer), listing them', async () => {
+    const base = expectOk(await read(mainChannel)).baseRevision as number;
+    const created = expectOk(
+      await staff('PUT', `/api/merchant/commerce/channels/${THIRD}`, {
+        revision: 0,
+        baseRevision: base,
+        channel: CHANNEL,
+      }),
+    );
+    await cartWith(created.accessKey as string, '10115');
+    const refused = await staff('DELETE', `/api/merchant/commerce/channels/${THIRD}`, {
+      revision: created.revision,
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('CHANNEL_IN_USE');
+    expect(refused.body.blockers).toEqual([
+      { kind: 'customers', count: 1 },
+      { kind: 'carts', count: 1 },
+    ]);
+  });
+});
+
+describe('MCP parity', () => {
+  it('reads and saves through the same handlers, errors with the same codes', async () => {
+    const call = await h.mcp(h.shopA.token);
+    const http = expectOk(await read(SECOND, 'de'));
+    const viaMcp = await call('merchant.commerce.read', { channelId: SECOND, language: 'de' });
+    expect(viaMcp.isError).toBeFalsy();
+    expect(viaMcp.structuredContent).toEqual(http);
+    const stale = await call('merchant.commerce.save', {
+      channelId: SECOND,
+      revision: 0,
+      baseRevision: http.baseRevision,
+      channel: CHANNEL,
+    });
+    expect(stale.isError).toBe(true);
+    expect(JSON.stringify(stale)).toContain('STALE_REVISION');
+    const basisOnly = await call('merchant.commerce.save', {
+      channelId: SECOND,
+      revision: http.revision,
+      baseRevision: http.baseRevision,
+      channel: CHANNEL,
+      overrides: { countries: { DE: { active: false } } },
+    });
+    expect(basisOnly.isError).toBe(true);
+    expect(JSON.stringify(basisOnly)).toContain('SETTING_BASIS_ONLY');
+    const main = expectOk(await read(mainChannel));
+    const refusedMain = await call('merchant.commerce.delete', {
+      channelId: mainChannel,
+      revision: main.revision,
+    });
+    expect(refusedMain.isError).toBe(true);
+    expect(refusedMain.structuredContent?.code).toBe('MAIN_CHANNEL');
+    const foreign = await (await h.mcp(h.shopB.token))('merchant.commerce.read', { channelId: SECOND });
+    expect(foreign.isError).toBe(true);
+    expect(JSON.stringify(foreign)).toContain('NOT_FOUND');
+  });
+});

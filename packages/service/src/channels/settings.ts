@@ -1,0 +1,223 @@
+import { resolveTranslated, type Translations } from '@cartwright/commerce';
+import {
+  basisTables,
+  type ChannelRow,
+  counterValue,
+  type Executor,
+  findCompanyIdentity,
+  listRevisioned,
+  nextCounterValue,
+} from '@cartwright/repository';
+import {
+  CHANNEL_SETTINGS_SHAPE,
+  type JsonObject,
+  type ProvenanceMap,
+  resolveSettings,
+} from '@cartwright/settings-inheritance';
+
+// A channel's commerce settings: the shop's shared basis (read from the basis tables and the
+// company identity) with the channel's sparse overrides (`channels.data.overrides`) applied by
+// `@cartwright/settings-inheritance`. The basis has one revision for the whole shop: every basis
+// or company write moves it, and a channel save names the revision it was edited against.
+
+/** The per-shop counter whose value counts basis writes. */
+const BASIS_COUNTER = 'basis';
+
+/**
+ * The shop's basis revision: 1 until the first basis write, then one more per write. With `share`
+ * it cannot move until the caller's transaction ends (a basis write waits).
+ */
+export async function basisRevision(tx: Executor, tenantId: string, lock?: 'share'): Promise<number> {
+  return 1 + ((await counterValue(tx, tenantId, BASIS_COUNTER, lock)) ?? 0);
+}
+
+/**
+ * Moves the basis revision in the caller's transaction (every write of a language, currency,
+ * country, tax class, method or the company identity). The counter row stays locked until the
+ * transaction ends, so a channel save that checks the revision FOR SHARE waits for it.
+ */
+export async function bumpBasisRevision(tx: Executor, tenantId: string): Promise<void> {
+  await nextCounterValue(tx, tenantId, BASIS_COUNTER);
+}
+
+const byKey = <T, V>(rows: readonly T[], key: (row: T) => string, value: (row: T) => V) =>
+  Object.fromEntries(rows.map((row) => [key(row), value(row)]));
+
+/** The company identity as the settings shape structures it (stored flat). */
+function companyDocument(data: Record<string, string | null | undefined> | null): JsonObject {
+  if (data === null) return {};
+  const pick = (...fields: string[]) =>
+    Object.fromEntries(
+      fields.flatMap((field) => (typeof data[field] === 'string' ? [[field, data[field]]] : [])),
+    );
+  const address = pick('street', 'zipcode', 'city', 'country');
+  return {
+    name: data.name ?? null,
+    legal: pick('vatId', 'taxNumber', 'legalNotice'),
+    contact: {
+      ...pick('email', 'phone', 'website'),
+      ...(Object.keys(address).length > 0 ? { address } : {}),
+    },
+    bank: pick('bankName', 'iban', 'bic'),
+  };
+}
+
+/** The shop's shared settings as one document of CHANNEL_SETTINGS_SHAPE (reads only). */
+export async function settingsBasis(tx: Executor, tenantId: string): Promise<JsonObject> {
+  const [languages, countries, taxClasses, shipping, payment, company] = await Promise.all([
+    listRevisioned(tx, basisTables.languages, tenantId),
+    listRevisioned(tx, basisTables.countries, tenantId),
+    listRevisioned(tx, basisTables.taxClasses, tenantId),
+    listRevisioned(tx, basisTables.shippingMethods, tenantId),
+    listRevisioned(tx, basisTables.paymentMethods, tenantId),
+    findCompanyIdentity(tx, tenantId),
+  ]);
+  return {
+    company: companyDocument((company?.data ?? null) as Record<string, string | null> | null),
+    deliveryCountries: countries.filter((row) => row.active).map((row) => row.code),
+    shippingMethods: byKey(
+      shipping,
+      (row) => row.id,
+      (row) => ({
+        active: row.active,
+        translations: row.translations,
+        prices: row.prices as unknown as JsonObject[],
+        position: row.position,
+        taxClassId: row.taxClassId,
+      }),
+    ),
+    paymentMethods: byKey(
+      payment,
+      (row) => row.id,
+      (row) => ({ active: row.active, translations: row.translations, position: row.position }),
+    ),
+    taxRates: byKey(
+      taxClasses,
+      (row) => row.id,
+      (row) => ({
+        rates: byKey(
+          row.rates,
+          (rate) => rate.country ?? 'default',
+          (rate) => rate.rate,
+        ),
+      }),
+    ),
+    taxLabels: byKey(
+      taxClasses,
+      (row) => row.id,
+      (row) => ({
+        translations: byKey(
+          Object.entries(row.translations).filter(([, fields]) => typeof fields.label === 'string'),
+          ([language]) => language,
+          ([, fields]) => fields.label as string,
+        ),
+      }),
+    ),
+    taxRules: {},
+    languages: byKey(
+      languages,
+      (row) => row.code,
+      (row) => ({ name: row.name, active: row.active }),
+    ),
+    countries: byKey(
+      countries,
+      (row) => row.code,
+      (row) => ({
+        translations: row.translations,
+        subdivisions: row.subdivisions as unknown as JsonObject[],
+        active: row.active,
+      }),
+    ),
+    taxClasses: byKey(
+      taxClasses,
+      (row) => row.id,
+      (row) => ({ key: row.key, translations: row.translations }),
+    ),
+  };
+}
+
+/** The overrides a channel stores (an empty document: it inherits everything). */
+export function overridesOf(channel: ChannelRow): JsonObject {
+  const overrides = (channel.data as { overrides?: unknown }).overrides;
+  return overrides !== null && typeof overrides === 'object' && !Array.isArray(overrides)
+    ? (overrides as JsonObject)
+    : {};
+}
+
+export interface ChannelSettings {
+  readonly basisRevision: number;
+  readonly effective: JsonObject;
+  readonly provenance: ProvenanceMap;
+}
+
+/** A channel's effective settings and where each value comes from, with the basis revision read. */
+export async function channelSettings(
+  tx: Executor,
+  tenantId: string,
+  channel: ChannelRow,
+): Promise<ChannelSettings> {
+  const [revision, basis] = await Promise.all([basisRevision(tx, tenantId), settingsBasis(tx, tenantId)]);
+  return { basisRevision: revision, ...resolveSettings(CHANNEL_SETTINGS_SHAPE, basis, overridesOf(channel)) };
+}
+
+type Entries = Record<string, Record<string, unknown>>;
+
+/** One text in the content language, falling back to the main language; null when none has it. */
+function text(translations: unknown, field: string, language: string, mainLanguage: string): string | null {
+  return (
+    resolveTranslated((translations ?? {}) as Translations, field, language, mainLanguage)?.value ?? null
+  );
+}
+
+/**
+ * The effective settings as a form in one content language shows them: each method, tax label and
+ * country carries its `name` (and methods their `description`) in `language`, missing or null text
+ * falling back to the main language, an explicit empty text staying empty. Reading creates
+ * nothing.
+ */
+export function inContentLanguage(effective: JsonObject, language: string, mainLanguage: string): JsonObject {
+  const methods = (entries: unknown) =>
+    Object.fromEntries(
+      Object.entries((entries ?? {}) as Entries).map(([id, { translations, ...fields }]) => [
+        id,
+        {
+          ...fields,
+          name: text(translations, 'name', language, mainLanguage),
+          description: text(translations, 'description', language, mainLanguage),
+        },
+      ]),
+    );
+  const labels = Object.fromEntries(
+    Object.entries((effective.taxLabels ?? {}) as Entries).map(([id, { translations }]) => {
+      const byLanguage = Object.fromEntries(
+        Object.entries((translations ?? {}) as Record<string, string | null>).map(([code, label]) => [
+          code,
+          { label },
+        ]),
+      );
+      return [id, { label: text(byLanguage, 'label', language, mainLanguage) }];
+    }),
+  );
+  const countries = Object.fromEntries(
+    Object.entries((effective.countries ?? {}) as Entries).map(([code, country]) => [
+      code,
+      {
+        active: country.active === true,
+        name: text(country.translations, 'name', language, mainLanguage),
+        subdivisions: ((country.subdivisions ?? []) as { code: string; translations: unknown }[]).map(
+          (subdivision) => ({
+            code: subdivision.code,
+            name: text(subdivision.translations, 'name', language, mainLanguage),
+          }),
+        ),
+      },
+    ]),
+  );
+  return {
+    ...effective,
+    shippingMethods: methods(effective.shippingMethods),
+    paymentMethods: methods(effective.paymentMethods),
+    taxLabels: labels,
+    countries,
+  };
+}

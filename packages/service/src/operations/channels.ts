@@ -1,0 +1,498 @@
+import { validateTaxDestinationRule } from '@cartwright/commerce';
+import {
+  basisTables,
+  type ChannelRow,
+  countChannelUses,
+  deleteChannel,
+  type Executor,
+  findChannel,
+  findTenant,
+  insertChannel,
+  listRevisioned,
+  updateChannelAtRevision,
+} from '@cartwright/repository';
+import {
+  CHANNEL_SETTINGS_SHAPE,
+  type JsonObject,
+  normalizeOverrides,
+  resolveSettings,
+  validateOverrides,
+} from '@cartwright/settings-inheritance';
+import * as v from 'valibot';
+import { actorOf, issueChannelKey } from '../auth.ts';
+import {
+  basisRevision,
+  type ChannelSettings,
+  channelSettings,
+  inContentLanguage,
+  overridesOf,
+  settingsBasis,
+} from '../channels/settings.ts';
+import { type Failure, fail, ok, type Result } from '../errors.ts';
+import { recordEvent } from '../events.ts';
+import { type AnyOperation, defineOperation, fieldErrors } from '../registry.ts';
+import { iso, LanguageCode, Revision, Timestamp, Translated, Uuid } from '../schemas.ts';
+import type { Services } from '../services.ts';
+import { Amount, CurrencyCode } from './basis.ts';
+
+// Sales channels as merchants configure them: the channel's own fields (languages, domains,
+// catalog, navigation, mode, paused/private) and its sparse overrides of the shop's shared
+// settings, read and written in one content language. A save is bound to the channel's
+// `revision` and to the shop's `baseRevision` (decision 0023).
+
+const CountryCode = v.pipe(
+  v.string(),
+  v.regex(/^[A-Z]{2}$/, 'expected an ISO 3166-1 alpha-2 code such as DE'),
+);
+
+const Domain = v.strictObject({
+  url: v.pipe(v.string(), v.url('expected an absolute URL such as https://shop.example')),
+  language: LanguageCode,
+  currency: CurrencyCode,
+});
+
+/** The channel's own fields. The main channel's languages are the shop's: it sets none. */
+const ChannelFields = v.strictObject({
+  name: Translated,
+  mode: v.picklist(['storefront', 'headless']),
+  paused: v.boolean(),
+  private: v.boolean(),
+  languages: v.optional(v.pipe(v.array(LanguageCode), v.minLength(1), v.maxLength(20))),
+  domains: v.optional(v.pipe(v.array(Domain), v.maxLength(20)), []),
+  catalog: v.optional(
+    v.nullable(v.strictObject({ categoryIds: v.pipe(v.array(Uuid), v.maxLength(100)) })),
+    null,
+  ),
+  navigation: v.optional(v.nullable(v.strictObject({ rootCategoryId: v.nullable(Uuid) })), null),
+});
+type ChannelFields = v.InferOutput<typeof ChannelFields>;
+
+const Text = v.nullable(v.pipe(v.string(), v.maxLength(2000)));
+const Texts = v.record(LanguageCode, v.record(v.string(), Text));
+const Rate = v.pipe(
+  v.number(),
+  v.integer('expected hundredths of a percent (19 % = 1900)'),
+  v.minValue(0),
+  v.maxValue(10_000),
+);
+const CompanyValue = v.union([
+  Text,
+  v.pipe(v.array(v.pipe(v.string(), v.maxLength(200))), v.maxLength(20)),
+  v.record(v.string(), Text),
+]);
+const Postcode = v.variant('kind', [
+  v.strictObject({ kind: v.literal('single'), value: v.pipe(v.string(), v.minLength(1), v.maxLength(20)) }),
+  v.strictObject({
+    kind: v.literal('list'),
+    values: v.pipe(
+      v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(20))),
+      v.minLength(1),
+      v.maxLength(500),
+    ),
+  }),
+  v.strictObject({ kind: v.literal('prefix'), value: v.pipe(v.string(), v.minLength(1), v.maxLength(20)) }),
+  v.strictObject({
+    kind: v.literal('range'),
+    from: v.pipe(v.string(), v.minLength(1), v.maxLength(20)),
+    to: v.pipe(v.string(), v.minLength(1), v.maxLength(20)),
+  }),
+]);
+
+/**
+ * The value types of the effective settings. The structure (which fields exist, which are shared
+ * basis only, which ids a channel may name) is `@cartwright/settings-inheritance`'s; this checks
+ * what the values are, so an override can never make the effective settings ill-typed.
+ */
+const EffectiveValues = v.object({
+  company: v.nullable(v.record(v.string(), v.union([CompanyValue, v.record(v.string(), CompanyValue)]))),
+  deliveryCountries: v.nullable(v.pipe(v.array(CountryCode), v.maxLength(250))),
+  shippingMethods: v.record(
+    v.string(),
+    v.object({
+      active: v.boolean(),
+      translations: Texts,
+      prices: v.array(v.object({ currency: CurrencyCode, gross: Amount, net: Amount })),
+      position: v.pipe(v.number(), v.integer()),
+      taxClassId: v.nullable(Uuid),
+    }),
+  ),
+  paymentMethods: v.record(
+    v.string(),
+    v.object({ active: v.boolean(), translations: Texts, position: v.pipe(v.number(), v.integer()) }),
+  ),
+  taxRates: v.record(v.string(), v.object({ rates: v.record(v.string(), v.nullable(Rate)) })),
+  taxLabels: v.record(v.string(), v.object({ translations: v.record(LanguageCode, Text) })),
+  taxRules: v.record(
+    Uuid,
+    v.strictObject({
+      country: CountryCode,
+      state: v.nullable(
+        v.pipe(v.string(), v.regex(/^[A-Z]{2}-[A-Z0-9]{1,3}$/, 'expected an ISO 3166-2 code such as DE-BY')),
+      ),
+      postcode: v.nullable(Postcode),
+      validFrom: v.nullable(Timestamp),
+      validUntil: v.nullable(Timestamp),
+      priority: v.pipe(v.number(), v.integer(), v.minValue(-1000), v.maxValue(1000)),
+      ruleId: v.nullable(Uuid),
+      taxClassId: v.nullable(Uuid),
+      rate: Rate,
+    }),
+  ),
+});
+
+const Overrides = v.record(v.string(), v.unknown());
+
+const ChannelView = v.object({
+  id: Uuid,
+  key: v.nullable(v.string()),
+  isMain: v.boolean(),
+  accessKey: v.string(),
+  revision: v.number(),
+  /** The shop's current basis revision: send it back as `baseRevision` when saving. */
+  baseRevision: v.number(),
+  /** The basis revision the channel's overrides were last saved against. */
+  savedAgainstBaseRevision: v.number(),
+  language: v.string(),
+  mainLanguage: v.string(),
+  channel: v.record(v.string(), v.unknown()),
+  overrides: Overrides,
+  effective: v.record(v.string(), v.unknown()),
+  provenance: v.record(v.string(), v.picklist(['inherited', 'overridden', 'removed'])),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+/** The channel's own fields as stored (no overrides): the main channel shows the shop's languages. */
+async function channelFieldsOf(
+  tx: Executor,
+  tenantId: string,
+  row: ChannelRow,
+): Promise<Record<string, unknown>> {
+  const { overrides: _, ...fields } = row.data as Record<string, unknown>;
+  if (!row.isMain) return fields;
+  const languages = await listRevisioned(tx, basisTables.languages, tenantId);
+  return {
+    ...fields,
+    languages: languages.filter((language) => language.active).map((language) => language.code),
+  };
+}
+
+async function view(
+  tx: Executor,
+  tenantId: string,
+  row: ChannelRow,
+  settings: ChannelSettings,
+  language: string | undefined,
+): Promise<v.InferOutput<typeof ChannelView>> {
+  const tenant = await findTenant(tx, tenantId);
+  const mainLanguage = tenant?.mainLanguage ?? 'en';
+  const content = language ?? mainLanguage;
+  return {
+    id: row.id,
+    key: row.key,
+    isMain: row.isMain,
+    accessKey: row.accessKey,
+    revision: row.revision,
+    baseRevision: settings.basisRevision,
+    savedAgainstBaseRevision: row.baseRevision,
+    language: content,
+    mainLanguage,
+    channel: await channelFieldsOf(tx, tenantId, row),
+    overrides: normalizeOverrides(CHANNEL_SETTINGS_SHAPE, overridesOf(row)),
+    effective: inContentLanguage(settings.effective, content, mainLanguage),
+    provenance: settings.provenance,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+export const readChannel = defineOperation({
+  name: 'merchant.commerce.read',
+  summary:
+    'A sales channel: its own fields, its sparse overrides, the effective settings in one content language and, per field, whether it is inherited or overridden.',
+  http: { method: 'GET', path: '/api/merchant/commerce/channels/:channelId' },
+  permission: 'settings.read',
+  readOnly: true,
+  input: v.object({ channelId: Uuid, language: v.optional(LanguageCode) }),
+  output: ChannelView,
+  async handler({ services, tenantId }, input) {
+    const tx = services.database.db;
+    const row = await findChannel(tx, tenantId, input.channelId);
+    if (!row) return fail('NOT_FOUND', `No channel ${input.channelId} exists in this shop.`);
+    return ok(await view(tx, tenantId, row, await channelSettings(tx, tenantId, row), input.language));
+  },
+});
+
+/** A method's texts as a form in one content language writes them. */
+const ContentTexts = v.strictObject({ name: v.optional(Text), description: v.optional(Text) });
+
+/**
+ * Writes the content-language conveniences into the native overrides: a method entry's `texts`
+ * becomes `translations.<language>`, a tax label entry's `label` becomes `translations.<language>`.
+ */
+function withContentLanguage(overrides: JsonObject, language: string | undefined): Result<JsonObject> {
+  const next: Record<string, unknown> = { ...overrides };
+  for (const area of ['shippingMethods', 'paymentMethods', 'taxLabels'] as const) {
+    const entries = next[area];
+    if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) continue;
+    const rewritten: Record<string, unknown> = {};
+    for (const [id, entry] of Object.entries(entries as Record<string, unknown>)) {
+      const field = area === 'taxLabels' ? 'label' : 'texts';
+      if (entry === null || typeof entry !== 'object' || !Object.hasOwn(entry, field)) {
+        rewritten[id] = entry;
+        continue;
+      }
+      const pointer = `/overrides/${area}/${id}/${field}`;
+      if (language === undefined) {
+        return fail('VALIDATION_FAILED', `${field} needs the content language it is written in.`, {
+          errors: [{ pointer, message: 'send `language` with the save' }],
+        });
+      }
+      const { [field]: written, ...rest } = entry as Record<string, unknown>;
+      const translations = { ...((rest.translations ?? {}) as Record<string, unknown>) };
+      if (area === 'taxLabels') {
+        const label = v.safeParse(Text, written);
+        if (!label.success)
+          return fail('VALIDATION_FAILED', 'A tax label is text or null.', {
+            errors: [{ pointer, message: label.issues[0].message }],
+          });
+        translations[language] = label.output;
+      } else {
+        const texts = v.safeParse(ContentTexts, written);
+        if (!texts.success)
+          return fail('VALIDATION_FAILED', 'Texts are a name and a description.', {
+            errors: [{ pointer, message: texts.issues[0].message }],
+          });
+        translations[language] = { ...((translations[language] ?? {}) as object), ...texts.output };
+      }
+      rewritten[id] = { ...rest, translations };
+    }
+    next[area] = rewritten;
+  }
+  return ok(next as JsonObject);
+}
+
+/** Checks the overrides against the basis; answers the normalized overrides and effective settings. */
+function checkOverrides(
+  basis: JsonObject,
+  overrides: JsonObject,
+  channel: ChannelFields,
+  languages: readonly string[],
+): Result<{ overrides: JsonObject; effective: JsonObject }> {
+  const issues = validateOverrides(CHANNEL_SETTINGS_SHAPE, basis, overrides);
+  const errors = issues.map((issue) => ({
+    pointer: `/overrides${issue.pointer}`,
+    message: `${issue.code}: ${issue.message}`,
+  }));
+  const basisOnly = issues.find((issue) => issue.code === 'BASIS_ONLY');
+  if (basisOnly) {
+    return fail(
+      'SETTING_BASIS_ONLY',
+      `${basisOnly.pointer} is part of the shared basis; change it there, not per channel.`,
+      { errors },
+    );
+  }
+  if (issues.length > 0) return fail('VALIDATION_FAILED', issues[0]!.message, { errors });
+  const { effective } = resolveSettings(CHANNEL_SETTINGS_SHAPE, basis, overrides);
+  const typed = v.safeParse(EffectiveValues, effective);
+  if (!typed.success) {
+    const found = fieldErrors(typed.issues).map((error) => ({
+      ...error,
+      pointer: `/overrides${error.pointer}`,
+    }));
+    return fail('VALIDATION_FAILED', found[0]!.message, { errors: found });
+  }
+  const countries = new Set(Object.keys((basis.countries ?? {}) as object));
+  const delivery = (typed.output.deliveryCountries ?? []).findIndex((code) => !countries.has(code));
+  if (delivery >= 0) {
+    return fail('VALIDATION_FAILED', 'A delivery country must be set up in the shared basis.', {
+      errors: [{ pointer: `/overrides/deliveryCountries/${delivery}`, message: 'unknown country' }],
+    });
+  }
+  for (const [id, rule] of Object.entries(typed.output.taxRules)) {
+    const [issue] = validateTaxDestinationRule({ ...rule, id });
+    if (issue) {
+      return fail('VALIDATION_FAILED', issue.message, {
+        errors: [{ pointer: `/overrides/taxRules/${id}${issue.pointer}`, message: issue.message }],
+      });
+    }
+    const country = (basis.countries as Record<string, { subdivisions?: { code: string }[] }>)[rule.country];
+    if (!country) {
+      return fail(
+        'VALIDATION_FAILED',
+        `The tax rule's country ${rule.country} is not set up in the shared basis.`,
+        {
+          errors: [{ pointer: `/overrides/taxRules/${id}/country`, message: 'unknown country' }],
+        },
+      );
+    }
+    if (
+      rule.state !== null &&
+      !(country.subdivisions ?? []).some((subdivision) => subdivision.code === rule.state)
+    ) {
+      return fail('VALIDATION_FAILED', `${rule.state} is not a subdivision of ${rule.country}.`, {
+        errors: [{ pointer: `/overrides/taxRules/${id}/state`, message: 'unknown state of the country' }],
+      });
+    }
+  }
+  const known = new Set(Object.keys((basis.languages ?? {}) as object));
+  const unknown = [...languages, ...channel.domains.map((domain) => domain.language)].find(
+    (code) => !known.has(code),
+  );
+  if (unknown) {
+    return fail('VALIDATION_FAILED', `The language ${unknown} is not set up in the shared basis.`, {
+      errors: [{ pointer: '/channel', message: `unknown language ${unknown}` }],
+    });
+  }
+  return ok({ overrides: normalizeOverrides(CHANNEL_SETTINGS_SHAPE, overrides), effective });
+}
+
+function stale(field: 'revision' | 'baseRevision', expected: number, actual: number): Failure {
+  const what = field === 'revision' ? 'The channel' : 'The shared basis';
+  return fail(
+    'STALE_REVISION',
+    `${what} is at revision ${actual}, not ${expected} (${field}): reload and retry.`,
+    {
+      extensions: { field, expected, actual },
+    },
+  );
+}
+
+export const saveChannel = defineOperation({
+  name: 'merchant.commerce.save',
+  summary:
+    'Creates (revision 0) or replaces a sales channel: its own fields and its sparse overrides, bound to the channel `revision` and the shared basis `baseRevision`.',
+  http: { method: 'PUT', path: '/api/merchant/commerce/channels/:channelId' },
+  permission: 'settings.write',
+  readOnly: false,
+  input: v.object({
+    channelId: Uuid,
+    revision: Revision,
+    baseRevision: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    language: v.optional(LanguageCode),
+    channel: ChannelFields,
+    overrides: v.optional(Overrides, {}),
+  }),
+  output: ChannelView,
+  async handler({ services, tenantId, principal }, input) {
+    return services.database.transaction((tx) => save(tx, services, tenantId, actorOf(principal), input));
+  },
+});
+
+async function save(
+  tx: Executor,
+  services: Services,
+  tenantId: string,
+  actor: ReturnType<typeof actorOf>,
+  input: {
+    channelId: string;
+    revision: number;
+    baseRevision: number;
+    language?: string | undefined;
+    channel: ChannelFields;
+    overrides: Record<string, unknown>;
+  },
+): Promise<Result<v.InferOutput<typeof ChannelView>>> {
+  const current = await findChannel(tx, tenantId, input.channelId, 'update');
+  const actual = current?.revision ?? 0;
+  if (actual !== input.revision) return stale('revision', input.revision, actual);
+  // Held FOR SHARE until the save commits: a basis write waits, so the check stays true.
+  const base = await basisRevision(tx, tenantId, 'share');
+  if (base !== input.baseRevision) return stale('baseRevision', input.baseRevision, base);
+  if (current?.isMain && input.channel.languages !== undefined) {
+    return fail(
+      'VALIDATION_FAILED',
+      'The main channel uses the shop’s languages; it chooses none of its own.',
+      {
+        errors: [{ pointer: '/channel/languages', message: 'not allowed on the main channel' }],
+      },
+    );
+  }
+  if (!current?.isMain && input.channel.languages === undefined) {
+    return fail('VALIDATION_FAILED', 'An additional channel chooses its languages.', {
+      errors: [{ pointer: '/channel/languages', message: 'required' }],
+    });
+  }
+  const written = withContentLanguage(input.overrides as JsonObject, input.language);
+  if (!written.ok) return written;
+  const basis = await settingsBasis(tx, tenantId);
+  const checked = checkOverrides(basis, written.value, input.channel, input.channel.languages ?? []);
+  if (!checked.ok) return checked;
+  const data = { ...input.channel, overrides: checked.value.overrides };
+  const now = services.clock.now();
+  const row = current
+    ? await updateChannelAtRevision(tx, tenantId, input.channelId, input.revision, {
+        data,
+        baseRevision: base,
+        now,
+      })
+    : await insertChannel(tx, {
+        tenantId,
+        id: input.channelId,
+        isMain: false,
+        accessKey: issueChannelKey(tenantId),
+        revision: 1,
+        baseRevision: base,
+        data,
+        createdAt: now,
+        updatedAt: now,
+      });
+  if (!row) throw new Error('channel row changed while locked');
+  await recordEvent(tx, services, tenantId, actor, 'channel.saved', {
+    channelId: row.id,
+    revision: row.revision,
+  });
+  const settings = {
+    basisRevision: base,
+    ...resolveSettings(CHANNEL_SETTINGS_SHAPE, basis, checked.value.overrides),
+  };
+  return ok(await view(tx, tenantId, row, settings, input.language));
+}
+
+export const deleteSalesChannel = defineOperation({
+  name: 'merchant.commerce.delete',
+  summary:
+    'Deletes a sales channel at its revision; the main channel never, a channel with customers, carts, orders or overrides neither (deactivate it instead).',
+  http: { method: 'DELETE', path: '/api/merchant/commerce/channels/:channelId' },
+  permission: 'settings.write',
+  readOnly: false,
+  input: v.object({ channelId: Uuid, revision: Revision }),
+  output: v.object({ channelId: Uuid, deleted: v.literal(true) }),
+  async handler({ services, tenantId, principal }, input) {
+    return services.database.transaction(async (tx) => {
+      const current = await findChannel(tx, tenantId, input.channelId, 'update');
+      if (!current) return fail('NOT_FOUND', `No channel ${input.channelId} exists in this shop.`);
+      if (current.revision !== input.revision) return stale('revision', input.revision, current.revision);
+      if (current.isMain) {
+        return fail(
+          'MAIN_CHANNEL',
+          'The main channel cannot be deleted; pause it or make it private instead.',
+        );
+      }
+      const uses = await countChannelUses(tx, tenantId, input.channelId);
+      const overrides = Object.keys(normalizeOverrides(CHANNEL_SETTINGS_SHAPE, overridesOf(current))).sort();
+      const blockers = [
+        ...(['customers', 'carts', 'orders'] as const).flatMap((kind) =>
+          uses[kind] > 0 ? [{ kind, count: uses[kind] }] : [],
+        ),
+        ...(overrides.length > 0 ? [{ kind: 'overrides', count: overrides.length, fields: overrides }] : []),
+      ];
+      if (blockers.length > 0) {
+        return fail(
+          'CHANNEL_IN_USE',
+          'The channel is still in use; deactivate it (pause or make it private) instead.',
+          {
+            extensions: { blockers },
+          },
+        );
+      }
+      await deleteChannel(tx, tenantId, input.channelId);
+      await recordEvent(tx, services, tenantId, actorOf(principal), 'channel.deleted', {
+        channelId: input.channelId,
+      });
+      return ok({ channelId: input.channelId, deleted: true as const });
+    });
+  },
+});
+
+export const channelOperations: readonly AnyOperation[] = [readChannel, saveChannel, deleteSalesChannel];
