@@ -443,6 +443,37 @@ describe('checkout under a channel’s settings', () => {
     await saveMain({});
   });
 
+  it('refuses checkout to a country the channel does not deliver to', async () => {
+    expectOk(
+      await staff('PUT', '/api/basis/countries/AT', {
+        revision: 0,
+        translations: { en: { name: 'Austria' } },
+      }),
+    );
+    const accessKey = await saveMain({ deliveryCountries: ['AT'] });
+    const token = await cartWith(accessKey, '10115');
+    const cart = expectOk(
+      await h.call('GET', '/store-api/cart', {
+        headers: { 'x-channel-key': accessKey, 'x-context-token': token },
+      }),
+    );
+    expect(cart.problems).toEqual([
+      expect.objectContaining({ code: 'DELIVERY_COUNTRY_UNAVAILABLE', lineId: null }),
+    ]);
+    const refused = await h.call('POST', '/store-api/checkout', {
+      headers: { 'x-channel-key': accessKey, 'x-context-token': token },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('CART_INVALID');
+    await saveMain({});
+    expectOk(
+      await h.call('POST', '/store-api/checkout', {
+        headers: { 'x-channel-key': accessKey, 'x-context-token': token },
+      }),
+      201,
+    );
+  });
+
   it('refuses to delete a channel with an open cart (and its customer), listing them', async () => {
     const base = expectOk(await read(mainChannel)).baseRevision as number;
     const created = expectOk(

@@ -27,7 +27,8 @@ export interface CartProblem {
     | 'NO_TAX_CLASS'
     | 'SHIPPING_METHOD_UNAVAILABLE'
     | 'SHIPPING_PRICE_MISSING'
-    | 'CURRENCY_UNAVAILABLE';
+    | 'CURRENCY_UNAVAILABLE'
+    | 'DELIVERY_COUNTRY_UNAVAILABLE';
   readonly detail: string;
 }
 
@@ -201,6 +202,16 @@ async function pricePass(
       detail: `The currency ${cart.currency} is not offered.`,
     });
     return { priced: null, lines, problems, products, taxRates, settings };
+  }
+
+  // The channel delivers to its effective delivery countries only.
+  const delivered = settings.deliveryCountries;
+  if (destination && Array.isArray(delivered) && !delivered.includes(destination.country)) {
+    problems.push({
+      lineId: null,
+      code: 'DELIVERY_COUNTRY_UNAVAILABLE',
+      detail: `This shop does not deliver to ${destination.country} through this channel.`,
+    });
   }
 
   let shipping: Parameters<typeof priceCart>[0]['shipping'] = null;
