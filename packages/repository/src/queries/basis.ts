@@ -148,8 +148,9 @@ export function findBasis<A extends BasisArea>(
   area: A,
   tenantId: string,
   key: string,
+  lock?: 'share',
 ): Promise<BasisRow<A> | undefined> {
-  return findRevisioned(tx, basisTables[area], tenantId, key);
+  return findRevisioned(tx, basisTables[area], tenantId, key, lock);
 }
 
 /** `saveRevisioned` on a basis table. */

@@ -101,14 +101,15 @@ async function placeOrder(
   // The methods as the cart's channel offers them (its overrides over the shared basis).
   const offered = (area: 'shippingMethods' | 'paymentMethods', id: string) =>
     ((pricing.settings[area] ?? {}) as Record<string, { active?: boolean; translations?: unknown }>)[id];
-  const paymentMethod = await findBasis(tx, 'paymentMethods', tenantId, cart.paymentMethodId!);
+  // Held FOR SHARE until the order commits, so neither method can be deleted under it.
+  const paymentMethod = await findBasis(tx, 'paymentMethods', tenantId, cart.paymentMethodId!, 'share');
   const payment = offered('paymentMethods', cart.paymentMethodId!);
   if (!paymentMethod || payment?.active !== true) {
     return fail('CART_INVALID', 'Choose another payment method.', {
       errors: [{ pointer: '/paymentMethodId', message: 'not available' }],
     });
   }
-  const shippingMethod = (await findBasis(tx, 'shippingMethods', tenantId, cart.shippingMethodId!))!;
+  const shippingMethod = (await findBasis(tx, 'shippingMethods', tenantId, cart.shippingMethodId!, 'share'))!;
   const shipping = offered('shippingMethods', cart.shippingMethodId!);
   if (pricing.problems.length > 0 || !pricing.priced) {
     return fail('CART_INVALID', 'Some lines of the cart cannot be bought as they are.', {

@@ -198,16 +198,18 @@ export const updateCartChoices = defineStoreOperation({
         const refused = await checkAddress(tx, tenantId, address, `/${field}`, { requireActive: true });
         if (refused) return refused;
       }
+      // Chosen records are held FOR SHARE until the cart commits: a concurrent delete waits, then
+      // finds this cart among the references (or this choice waits and finds the record gone).
       if (input.shippingMethodId) {
-        const method = await findBasis(tx, 'shippingMethods', tenantId, input.shippingMethodId);
+        const method = await findBasis(tx, 'shippingMethods', tenantId, input.shippingMethodId, 'share');
         if (!method?.active) return invalidChoice('/shippingMethodId', 'no such active shipping method');
       }
       if (input.paymentMethodId) {
-        const method = await findBasis(tx, 'paymentMethods', tenantId, input.paymentMethodId);
+        const method = await findBasis(tx, 'paymentMethods', tenantId, input.paymentMethodId, 'share');
         if (!method?.active) return invalidChoice('/paymentMethodId', 'no such active payment method');
       }
       if (input.currency) {
-        const currency = await findBasis(tx, 'currencies', tenantId, input.currency);
+        const currency = await findBasis(tx, 'currencies', tenantId, input.currency, 'share');
         if (!currency?.active) return invalidChoice('/currency', 'not offered by this shop');
       }
       return Object.fromEntries(
