@@ -112,9 +112,8 @@ export interface JobChange {
   readonly trace?: FlowJobRow['trace'];
   readonly error?: FlowJobRow['error'];
   readonly delaySeconds?: number;
-  /** Keep the lease (the worker goes on) or give it up (waiting, finished, failed, uncertain). */
+  /** Give the lease up (the job is queued again or ended by a merchant's resolution). */
   readonly release?: boolean;
-  readonly leaseMs?: number;
 }
 
 export async function updateFlowJob(
@@ -204,11 +203,7 @@ function jobChanges(change: JobChange) {
     ...(change.delaySeconds === undefined
       ? {}
       : { availableAt: sql`clock_timestamp() + make_interval(secs => ${change.delaySeconds})` }),
-    ...(change.release
-      ? { leaseOwner: null, leaseExpiresAt: null }
-      : change.leaseMs === undefined
-        ? {}
-        : { leaseExpiresAt: sql`clock_timestamp() + make_interval(secs => ${change.leaseMs / 1000})` }),
+    ...(change.release ? { leaseOwner: null, leaseExpiresAt: null } : {}),
     ...(finished ? { finishedAt: sql`clock_timestamp()` } : {}),
     updatedAt: sql`clock_timestamp()`,
   };

@@ -1,7 +1,7 @@
 import { matchTaxDestinationRule, type TaxDestination, type TaxDestinationRule } from '@cartwright/commerce';
 import { type AddressJson, type Executor, findChannel } from '@cartwright/repository';
 import type { JsonObject } from '@cartwright/settings-inheritance';
-import { channelSettings } from '../channels/settings.ts';
+import { effectiveSettings } from '../channels/settings.ts';
 
 // What a cart's pricing reads of its channel: the channel's effective settings (the shared basis
 // with the channel's overrides), so a channel's tax rates, tax destination rules and shipping
@@ -51,7 +51,7 @@ export async function channelPricing(
 ): Promise<ChannelPricing> {
   const channel = await findChannel(tx, tenantId, channelId);
   if (!channel) throw new Error(`cart channel ${channelId} does not exist`);
-  const { effective } = await channelSettings(tx, tenantId, channel);
+  const { effective } = await effectiveSettings(tx, tenantId, channel);
   const taxRates = (effective.taxRates ?? {}) as unknown as Readonly<Record<string, { rates?: Rates }>>;
   const rules: TaxDestinationRule[] = Object.entries(
     (effective.taxRules ?? {}) as unknown as Record<string, Omit<TaxDestinationRule, 'id'>>,

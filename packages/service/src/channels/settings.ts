@@ -12,6 +12,7 @@ import {
   CHANNEL_SETTINGS_SHAPE,
   type JsonObject,
   type ProvenanceMap,
+  type ResolvedSettings,
   resolveSettings,
 } from '@cartwright/settings-inheritance';
 
@@ -150,14 +151,26 @@ export interface ChannelSettings {
   readonly provenance: ProvenanceMap;
 }
 
-/** A channel's effective settings and where each value comes from, with the basis revision read. */
+/** A channel's effective settings and where each value comes from. */
+export async function effectiveSettings(
+  tx: Executor,
+  tenantId: string,
+  channel: ChannelRow,
+): Promise<ResolvedSettings> {
+  return resolveSettings(CHANNEL_SETTINGS_SHAPE, await settingsBasis(tx, tenantId), overridesOf(channel));
+}
+
+/** The same, with the basis revision a save must name. */
 export async function channelSettings(
   tx: Executor,
   tenantId: string,
   channel: ChannelRow,
 ): Promise<ChannelSettings> {
-  const [revision, basis] = await Promise.all([basisRevision(tx, tenantId), settingsBasis(tx, tenantId)]);
-  return { basisRevision: revision, ...resolveSettings(CHANNEL_SETTINGS_SHAPE, basis, overridesOf(channel)) };
+  const [revision, resolved] = await Promise.all([
+    basisRevision(tx, tenantId),
+    effectiveSettings(tx, tenantId, channel),
+  ]);
+  return { basisRevision: revision, ...resolved };
 }
 
 type Entries = Record<string, Record<string, unknown>>;

@@ -416,13 +416,6 @@ function subjectKey(step: Step): string {
   return `${step.job.tenantId}:${subject.orderId ?? ''}:${subject.customerId ?? ''}`;
 }
 
-/** Orders steps by what they act on, so concurrent batches lock shared rows in the same order. */
-function bySubject(a: Step, b: Step): number {
-  const left = subjectKey(a);
-  const right = subjectKey(b);
-  return left < right ? -1 : left > right ? 1 : 0;
-}
-
 /**
  * One transaction of a batch of jobs: runs each step's ready action (an action whose pending
  * receipt has committed), then walks every job on. Answers the next steps: the actions whose
@@ -448,15 +441,15 @@ async function advanceJobs(
   // on or rolls back, so no statement outlives it. The events they record are appended together,
   // last.
   const bySubjectKey = new Map<string, Step[]>();
-  for (const step of [...steps].sort(bySubject)) {
+  for (const step of steps) {
     if (step.ready === null) continue;
-    const group = bySubjectKey.get(subjectKey(step));
-    if (group) group.push(step);
-    else bySubjectKey.set(subjectKey(step), [step]);
+    const key = subjectKey(step);
+    bySubjectKey.set(key, [...(bySubjectKey.get(key) ?? []), step]);
   }
+  const groups = [...bySubjectKey.keys()].sort().map((key) => bySubjectKey.get(key)!);
   await collectingEvents(tx, async () => {
     const ran = await Promise.allSettled(
-      [...bySubjectKey.values()].map(async (group) => {
+      groups.map(async (group) => {
         for (const step of group) await runAction(walks.get(step)!, step, settlements);
       }),
     );

@@ -1,6 +1,5 @@
 import { validateTaxDestinationRule } from '@cartwright/commerce';
 import {
-  basisTables,
   type ChannelRow,
   countChannelUses,
   deleteChannel,
@@ -8,13 +7,13 @@ import {
   findChannel,
   findTenant,
   insertChannel,
-  listRevisioned,
   updateChannelAtRevision,
 } from '@cartwright/repository';
 import {
   CHANNEL_SETTINGS_SHAPE,
   type JsonObject,
   normalizeOverrides,
+  type ResolvedSettings,
   resolveSettings,
   validateOverrides,
 } from '@cartwright/settings-inheritance';
@@ -162,18 +161,17 @@ const ChannelView = v.object({
   updatedAt: Timestamp,
 });
 
-/** The channel's own fields as stored (no overrides): the main channel shows the shop's languages. */
-async function channelFieldsOf(
-  tx: Executor,
-  tenantId: string,
-  row: ChannelRow,
-): Promise<Record<string, unknown>> {
+/**
+ * The channel's own fields as stored (no overrides): the main channel shows the shop's active
+ * languages, as its effective settings hold them.
+ */
+function channelFieldsOf(row: ChannelRow, effective: JsonObject): Record<string, unknown> {
   const { overrides: _, ...fields } = row.data as Record<string, unknown>;
   if (!row.isMain) return fields;
-  const languages = await listRevisioned(tx, basisTables.languages, tenantId);
+  const languages = (effective.languages ?? {}) as Record<string, { active?: boolean }>;
   return {
     ...fields,
-    languages: languages.filter((language) => language.active).map((language) => language.code),
+    languages: Object.keys(languages).filter((code) => languages[code]?.active === true),
   };
 }
 
@@ -197,7 +195,7 @@ async function view(
     savedAgainstBaseRevision: row.baseRevision,
     language: content,
     mainLanguage,
-    channel: await channelFieldsOf(tx, tenantId, row),
+    channel: channelFieldsOf(row, settings.effective),
     overrides: normalizeOverrides(CHANNEL_SETTINGS_SHAPE, overridesOf(row)),
     effective: inContentLanguage(settings.effective, content, mainLanguage),
     provenance: settings.provenance,
@@ -278,7 +276,7 @@ function checkOverrides(
   overrides: JsonObject,
   channel: ChannelFields,
   languages: readonly string[],
-): Result<{ overrides: JsonObject; effective: JsonObject }> {
+): Result<{ overrides: JsonObject; resolved: ResolvedSettings }> {
   const issues = validateOverrides(CHANNEL_SETTINGS_SHAPE, basis, overrides);
   const errors = issues.map((issue) => ({
     pointer: `/overrides${issue.pointer}`,
@@ -293,7 +291,8 @@ function checkOverrides(
     );
   }
   if (issues.length > 0) return fail('VALIDATION_FAILED', issues[0]!.message, { errors });
-  const { effective } = resolveSettings(CHANNEL_SETTINGS_SHAPE, basis, overrides);
+  const resolved = resolveSettings(CHANNEL_SETTINGS_SHAPE, basis, overrides);
+  const { effective } = resolved;
   const typed = v.safeParse(EffectiveValues, effective);
   if (!typed.success) {
     const found = fieldErrors(typed.issues).map((error) => ({
@@ -344,7 +343,7 @@ function checkOverrides(
       errors: [{ pointer: '/channel', message: `unknown language ${unknown}` }],
     });
   }
-  return ok({ overrides: normalizeOverrides(CHANNEL_SETTINGS_SHAPE, overrides), effective });
+  return ok({ overrides: normalizeOverrides(CHANNEL_SETTINGS_SHAPE, overrides), resolved });
 }
 
 function stale(field: 'revision' | 'baseRevision', expected: number, actual: number): Failure {
@@ -442,10 +441,7 @@ async function save(
     channelId: row.id,
     revision: row.revision,
   });
-  const settings = {
-    basisRevision: base,
-    ...resolveSettings(CHANNEL_SETTINGS_SHAPE, basis, checked.value.overrides),
-  };
+  const settings = { basisRevision: base, ...checked.value.resolved };
   return ok(await view(tx, tenantId, row, settings, input.language));
 }
 
