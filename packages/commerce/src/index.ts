@@ -18,6 +18,23 @@ export {
   parseAmount,
   roundDiv,
 } from './money.ts';
+export {
+  type CustomerSnapshot,
+  findMethodOffer,
+  type MethodArea,
+  type MethodOffer,
+  type OrderLineSnapshot,
+  type OrderPlacedPayload,
+  type OrderPriceSnapshot,
+  type OrderSettingsSnapshot,
+  type OrderSnapshot,
+  type OrderSnapshotInput,
+  type PaymentMethodBasis,
+  type PaymentMethodSnapshot,
+  type ShippingMethodBasis,
+  type ShippingMethodSnapshot,
+  snapshotOrder,
+} from './order-snapshot.ts';
 export { type Failure, fail, ok, type Result, type Success } from './result.ts';
 export {
   type ActionOf,
@@ -54,6 +71,7 @@ export {
 export {
   applyStockMove,
   fulfil,
+  planStockReservations,
   release,
   reserve,
   restock,
@@ -61,6 +79,7 @@ export {
   type StockCode,
   StockLevel,
   type StockMove,
+  type StockReservation,
 } from './stock.ts';
 export {
   PriceMode,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   applyStockMove,
   fulfil,
+  planStockReservations,
   release,
   reserve,
   restock,
@@ -135,5 +136,84 @@ describe('applyStockMove', () => {
     expect(result.ok).toBe(true);
     if (result.ok)
       expect(Object.entries(result.value)).toEqual([['__proto__', { available: 2, reserved: 1 }]]);
+  });
+});
+
+describe('planStockReservations', () => {
+  const line = (productId: string, quantity: number) => ({ productId, sku: `SKU-${productId}`, quantity });
+  const uuidA = '0b6f3c1e-0000-4000-8000-000000000001';
+  const uuidB = '9a6f3c1e-0000-4000-8000-000000000002';
+  const uuidC = 'f06f3c1e-0000-4000-8000-000000000003';
+
+  it.each<[string, ReturnType<typeof line>[], [string, number][]]>([
+    ['no lines', [], []],
+    ['one line', [line('p1', 3)], [['p1', 3]]],
+    [
+      'lines of one product added up, products sorted by id',
+      [line('p2', 1), line('p1', 2), line('p2', 4)],
+      [
+        ['p1', 2],
+        ['p2', 5],
+      ],
+    ],
+    [
+      'UUIDs by code unit, not by locale or insertion order',
+      [line(uuidC, 1), line(uuidA, 1), line(uuidB, 2), line(uuidA, 1)],
+      [
+        [uuidA, 2],
+        [uuidB, 2],
+        [uuidC, 1],
+      ],
+    ],
+    [
+      'an upper-case id sorts before lower-case ones (code units)',
+      [line('b', 1), line('B', 1), line('a', 1)],
+      [
+        ['B', 1],
+        ['a', 1],
+        ['b', 1],
+      ],
+    ],
+  ])('%s', (_name, lines, expected) => {
+    expect(planStockReservations(lines)).toEqual(
+      expected.map(([productId, quantity]) => ({ productId, sku: `SKU-${productId}`, quantity })),
+    );
+  });
+
+  it('gives the same list for opposite line orders', () => {
+    const lines = [line(uuidB, 2), line(uuidA, 1), line(uuidC, 5), line(uuidA, 3)];
+    const forwards = planStockReservations(lines);
+    expect(planStockReservations([...lines].reverse())).toEqual(forwards);
+    expect(forwards.map((reservation) => reservation.productId)).toEqual([uuidA, uuidB, uuidC]);
+  });
+
+  it('is the same for every order of the lines and conserves each product’s quantity', () => {
+    const lines = fc.array(
+      fc.record({
+        productId: fc.constantFrom('p1', 'p2', 'p3', 'p4'),
+        quantity: fc.integer({ min: 1, max: 10_000 }),
+      }),
+      { maxLength: 8 },
+    );
+    fc.assert(
+      fc.property(
+        lines.chain((drawn) =>
+          fc.tuple(fc.constant(drawn), fc.shuffledSubarray(drawn, { minLength: drawn.length })),
+        ),
+        ([drawn, shuffled]) => {
+          const withSku = (list: typeof drawn) => list.map((l) => ({ ...l, sku: `SKU-${l.productId}` }));
+          const plan = planStockReservations(withSku(drawn));
+          expect(planStockReservations(withSku(shuffled))).toEqual(plan);
+          const ids = plan.map((reservation) => reservation.productId);
+          expect(ids).toEqual([...new Set(drawn.map((l) => l.productId))].sort());
+          for (const reservation of plan) {
+            const total = drawn
+              .filter((l) => l.productId === reservation.productId)
+              .reduce((sum, l) => sum + l.quantity, 0);
+            expect(reservation.quantity).toBe(total);
+          }
+        },
+      ),
+    );
   });
 });

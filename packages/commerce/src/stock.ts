@@ -98,3 +98,30 @@ export function applyStockMove(
   // fromEntries defines own properties, so even a SKU named `__proto__` stays data.
   return ok(Object.fromEntries(next));
 }
+
+/** One product's share of an order's stock: what one guarded decrement reserves. */
+export interface StockReservation {
+  readonly productId: string;
+  readonly sku: string;
+  readonly quantity: number;
+}
+
+/**
+ * The stock an order's lines reserve, one entry per product (quantities of its lines added up),
+ * sorted by product id. Every checkout then takes the products' row locks in the same order, so
+ * two orders of the same products wait for each other instead of deadlocking. Ids compare by code
+ * unit, never by locale, which for lowercase UUIDs is also PostgreSQL's uuid order. A product's
+ * lines carry its one SKU; the entry keeps the last line's.
+ */
+export function planStockReservations(
+  lines: readonly { readonly productId: string; readonly sku: string; readonly quantity: number }[],
+): StockReservation[] {
+  const byProduct = new Map<string, StockReservation>();
+  for (const line of lines) {
+    const quantity = (byProduct.get(line.productId)?.quantity ?? 0) + line.quantity;
+    byProduct.set(line.productId, { productId: line.productId, sku: line.sku, quantity });
+  }
+  return [...byProduct.values()].sort((a, b) =>
+    a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0,
+  );
+}

@@ -29,7 +29,7 @@ function chain(count: number): { id: string; kind: string }[] {
 describe('validatePipeline accepts', () => {
   it('the starter flows', async () => {
     // Loaded by URL: the service is no dependency of this package, its starter flows are only data here.
-    const url = new URL('../../service/src/starter/definitions.ts', import.meta.url).href;
+    const url = new URL('../../service/src/shop/starter-definitions.ts', import.meta.url).href;
     const { STARTER_DEFINITIONS } = (await import(/* @vite-ignore */ url)) as {
       STARTER_DEFINITIONS: readonly { kind: string; key: string; data: { pipeline?: unknown } }[];
     };

@@ -3,7 +3,8 @@ export {
   OVERRIDE_ISSUE_CODES,
   type OverrideIssue,
   type OverrideIssueCode,
-  SettingsInheritanceError,
+  type SettingsRefusal,
+  type SettingsResult,
 } from './issues.ts';
 export { type Json, type JsonObject, jsonPointer } from './json.ts';
 export { normalizeOverrides } from './normalize.ts';

@@ -15,22 +15,29 @@ export interface OverrideIssue {
 }
 
 /**
- * Thrown where valid input is a precondition (resolving, patching): it means the caller skipped
- * `validateOverrides` or sent a patch path that continues past a leaf. It carries the issues so a
- * service can still answer them as a client error.
+ * Overrides (or a patch) refused where valid input is a precondition: resolving, patching. It has
+ * the shape of `@cartwright/commerce`'s `Failure` (`code` and `detail` name the first issue) and
+ * carries every issue with its pointer, so a service answers it like `validateOverrides`' list.
+ * `issues` is never empty.
  */
-export class SettingsInheritanceError extends Error {
+export interface SettingsRefusal {
+  readonly ok: false;
+  readonly code: OverrideIssueCode;
+  readonly detail: string;
   readonly issues: readonly OverrideIssue[];
+}
 
-  constructor(issues: readonly OverrideIssue[]) {
-    const first = issues[0];
-    super(
-      first
-        ? `Invalid settings overrides: ${first.code} at "${first.pointer}": ${first.message}` +
-            (issues.length > 1 ? ` (and ${issues.length - 1} more)` : '')
-        : 'Invalid settings overrides.',
-    );
-    this.name = 'SettingsInheritanceError';
-    this.issues = issues;
-  }
+/** What resolving and patching return instead of throwing. */
+export type SettingsResult<T> = { readonly ok: true; readonly value: T } | SettingsRefusal;
+
+/** The refusal of `issues`, in the words `SettingsInheritanceError` used before decision 0024. */
+export function refuse(issues: readonly [OverrideIssue, ...OverrideIssue[]]): SettingsRefusal {
+  const [first] = issues;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return {
+    ok: false,
+    code: first.code,
+    detail: `Invalid settings overrides: ${first.code} at "${first.pointer}": ${first.message}${more}`,
+    issues,
+  };
 }

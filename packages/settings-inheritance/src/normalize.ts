@@ -1,4 +1,3 @@
-import { SettingsInheritanceError } from './issues.ts';
 import { cloneJson, isPlainObject, type Json, type JsonObject, setOwn } from './json.ts';
 import { childShape, isContainer, type RecordShape, type Shape } from './shape.ts';
 
@@ -7,14 +6,11 @@ import { childShape, isContainer, type RecordShape, type Shape } from './shape.t
  * empty objects where the shape merges key by key (records, maps, collections and their entries),
  * because `{}` there overrides nothing and means the same as an absent key. Values replaced whole
  * (leaves), basis-only fields and unknown fields are kept exactly, so validation still sees them.
- * Store this form: two documents with the same meaning are then equal.
+ * Store this form: two documents with the same meaning are then equal. A non-object breaks the
+ * parameter's type, a caller's bug, and throws a `TypeError` (`validateOverrides` reports it).
  */
 export function normalizeOverrides(shape: RecordShape, overrides: JsonObject): JsonObject {
-  if (!isPlainObject(overrides)) {
-    throw new SettingsInheritanceError([
-      { code: 'INVALID_OVERRIDE', pointer: '', message: 'The overrides must be an object.' },
-    ]);
-  }
+  if (!isPlainObject(overrides)) throw new TypeError('The overrides must be an object.');
   return normalizeAt(shape, overrides) as JsonObject;
 }
 

@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_SETTINGS_SHAPE } from './channel-settings.ts';
-import { SettingsInheritanceError } from './issues.ts';
+import type { SettingsResult } from './issues.ts';
 import type { JsonObject } from './json.ts';
 import { normalizeOverrides } from './normalize.ts';
 import { applyPatch, diffOverrides, invertPatch, type SettingsPatch } from './patch.ts';
 import { resolveSettings } from './resolve.ts';
 
 const shape = CHANNEL_SETTINGS_SHAPE;
+
+/** The value of a result a test expects to succeed. */
+function succeeded<T>(result: SettingsResult<T>): T {
+  if (!result.ok) throw new Error(`expected success, got ${result.detail}`);
+  return result.value;
+}
+
+/** `applyPatch` for a patch a test knows to be accepted. */
+function applied(overrides: JsonObject, patch: SettingsPatch): JsonObject {
+  return succeeded(applyPatch(shape, overrides, patch));
+}
 const basis: JsonObject = {
   company: { name: 'Cartwright Demo', legal: { vatId: 'DE123' } },
   shippingMethods: {
@@ -22,7 +33,7 @@ const overrides: JsonObject = {
 
 describe('applyPatch', () => {
   it('addresses a method by its id', () => {
-    const patched = applyPatch(shape, overrides, [
+    const patched = applied(overrides, [
       { op: 'set', path: ['shippingMethods', 'std', 'active'], value: false },
       { op: 'set', path: ['shippingMethods', 'std', 'translations', 'de', 'name'], value: 'Standard' },
     ]);
@@ -33,7 +44,7 @@ describe('applyPatch', () => {
         std: { active: false, translations: { de: { name: 'Standard' } } },
       },
     });
-    expect(resolveSettings(shape, basis, patched).effective.shippingMethods).toEqual({
+    expect(succeeded(resolveSettings(shape, basis, patched)).effective.shippingMethods).toEqual({
       std: {
         active: false,
         translations: { en: { name: 'Standard' }, de: { name: 'Standard' } },
@@ -44,7 +55,7 @@ describe('applyPatch', () => {
 
   it('inherits again, pruning the objects left empty', () => {
     expect(
-      applyPatch(shape, overrides, [
+      applied(overrides, [
         { op: 'inherit', path: ['company', 'legal', 'vatId'] },
         { op: 'inherit', path: ['shippingMethods', 'express'] },
         { op: 'inherit', path: ['paymentMethods', 'invoice', 'active'] },
@@ -53,49 +64,69 @@ describe('applyPatch', () => {
   });
 
   it('removes an entry with null and brings it back by setting a field of it', () => {
-    const removed = applyPatch(shape, {}, [{ op: 'set', path: ['shippingMethods', 'std'], value: null }]);
+    const removed = applied({}, [{ op: 'set', path: ['shippingMethods', 'std'], value: null }]);
     expect(removed).toEqual({ shippingMethods: { std: null } });
-    const back = applyPatch(shape, removed, [
-      { op: 'set', path: ['shippingMethods', 'std', 'position'], value: 5 },
-    ]);
+    const back = applied(removed, [{ op: 'set', path: ['shippingMethods', 'std', 'position'], value: 5 }]);
     expect(back).toEqual({ shippingMethods: { std: { position: 5 } } });
   });
 
   it('sets a whole subtree, replacing what was there', () => {
-    expect(
-      applyPatch(shape, overrides, [{ op: 'set', path: ['company'], value: { name: 'AT', legal: {} } }]),
-    ).toEqual({ company: { name: 'AT' }, shippingMethods: { express: null } });
+    expect(applied(overrides, [{ op: 'set', path: ['company'], value: { name: 'AT', legal: {} } }])).toEqual({
+      company: { name: 'AT' },
+      shippingMethods: { express: null },
+    });
   });
 
   it('keeps an empty object that is a leaf value', () => {
-    expect(
-      applyPatch(shape, {}, [{ op: 'set', path: ['company', 'contact', 'address'], value: {} }]),
-    ).toEqual({ company: { contact: { address: {} } } });
+    expect(applied({}, [{ op: 'set', path: ['company', 'contact', 'address'], value: {} }])).toEqual({
+      company: { contact: { address: {} } },
+    });
   });
 
   it('replaces or clears the whole document with an empty path', () => {
-    expect(applyPatch(shape, overrides, [{ op: 'inherit', path: [] }])).toEqual({});
-    expect(applyPatch(shape, overrides, [{ op: 'set', path: [], value: { deliveryCountries: [] } }])).toEqual(
-      {
-        deliveryCountries: [],
-      },
-    );
-    expect(() => applyPatch(shape, overrides, [{ op: 'set', path: [], value: null }])).toThrow(
-      SettingsInheritanceError,
-    );
+    expect(applied(overrides, [{ op: 'inherit', path: [] }])).toEqual({});
+    expect(applied(overrides, [{ op: 'set', path: [], value: { deliveryCountries: [] } }])).toEqual({
+      deliveryCountries: [],
+    });
+    expect(applyPatch(shape, overrides, [{ op: 'set', path: [], value: null }])).toEqual({
+      ok: false,
+      code: 'INVALID_OVERRIDE',
+      detail:
+        'Invalid settings overrides: INVALID_OVERRIDE at "": The whole overrides document can only be set to an object.',
+      issues: [
+        {
+          code: 'INVALID_OVERRIDE',
+          pointer: '',
+          message: 'The whole overrides document can only be set to an object.',
+        },
+      ],
+    });
   });
 
   it('refuses a path that continues inside a leaf', () => {
-    const run = () =>
-      applyPatch(shape, {}, [{ op: 'set', path: ['company', 'contact', 'address', 'city'], value: 'Wien' }]);
-    expect(run).toThrow(SettingsInheritanceError);
-    expect(run).toThrow(/INVALID_OVERRIDE at "\/company\/contact\/address\/city"/);
+    const result = applyPatch(shape, {}, [
+      { op: 'set', path: ['company', 'contact', 'address', 'city'], value: 'Wien' },
+    ]);
+    expect(result).toEqual({
+      ok: false,
+      code: 'INVALID_OVERRIDE',
+      detail: expect.stringMatching(/INVALID_OVERRIDE at "\/company\/contact\/address\/city"/),
+      issues: [
+        {
+          code: 'INVALID_OVERRIDE',
+          pointer: '/company/contact/address/city',
+          message: 'The path continues inside a value that is replaced whole.',
+        },
+      ],
+    });
+    // An inverse of a refused patch is refused the same way.
+    expect(
+      invertPatch(shape, {}, [{ op: 'set', path: ['company', 'contact', 'address', 'city'], value: 'Wien' }]),
+    ).toEqual(result);
   });
 
   it('applies basis-only and unknown paths, leaving them to validation', () => {
-    const patched = applyPatch(shape, {}, [
-      { op: 'set', path: ['languages', 'de', 'name'], value: 'Deutsch' },
-    ]);
+    const patched = applied({}, [{ op: 'set', path: ['languages', 'de', 'name'], value: 'Deutsch' }]);
     expect(patched).toEqual({ languages: { de: { name: 'Deutsch' } } });
   });
 
@@ -105,8 +136,8 @@ describe('applyPatch', () => {
       { op: 'set', path: ['shippingMethods', 'express', 'active'], value: false },
       { op: 'set', path: ['taxRules', 'rule-at'], value: { country: 'AT', rate: 2000 } },
     ];
-    const once = applyPatch(shape, input, patch);
-    expect(applyPatch(shape, once, patch)).toEqual(once);
+    const once = applied(input, patch);
+    expect(applied(once, patch)).toEqual(once);
     expect(input).toEqual({ company: { legal: { vatId: 'ATU1' } }, shippingMethods: { express: null } });
   });
 });
@@ -118,13 +149,13 @@ describe('invertPatch and diffOverrides', () => {
       { op: 'set', path: ['company', 'legal'], value: null },
       { op: 'set', path: ['taxRules', 'rule-at'], value: { country: 'AT', rate: 2000 } },
     ];
-    const inverse = invertPatch(shape, overrides, patch);
+    const inverse = succeeded(invertPatch(shape, overrides, patch));
     expect(inverse).toEqual([
       { op: 'inherit', path: ['taxRules'] },
       { op: 'set', path: ['company', 'legal'], value: { vatId: 'ATU1' } },
       { op: 'set', path: ['shippingMethods'], value: { express: null } },
     ]);
-    expect(applyPatch(shape, applyPatch(shape, overrides, patch), inverse)).toEqual(overrides);
+    expect(applied(applied(overrides, patch), inverse)).toEqual(overrides);
   });
 
   it('diffs entries by id and leaves whole', () => {

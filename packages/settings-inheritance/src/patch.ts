@@ -1,4 +1,4 @@
-import { SettingsInheritanceError } from './issues.ts';
+import { type OverrideIssue, refuse, type SettingsResult } from './issues.ts';
 import {
   cloneJson,
   isPlainObject,
@@ -28,19 +28,25 @@ export type SettingsPatch = readonly PatchOperation[];
 /**
  * The overrides after `patch`, normalized (`normalizeOverrides`), as a new object; the input is not
  * touched. Applying the same patch twice gives the same result as once. A path that continues past
- * a leaf throws `SettingsInheritanceError` (`INVALID_OVERRIDE`): leaves are replaced whole, so an
- * edit inside one would silently drop the rest of the basis value. Paths into unknown or basis-only
- * fields are applied; `validateOverrides` then reports them with their pointers.
+ * a leaf is refused with `INVALID_OVERRIDE` (leaves are replaced whole, so an edit inside one would
+ * silently drop the rest of the basis value), as is setting the whole document to a non-object;
+ * the first refused operation decides. Paths into unknown or basis-only fields are applied;
+ * `validateOverrides` then reports them with their pointers.
  */
-export function applyPatch(shape: RecordShape, overrides: JsonObject, patch: SettingsPatch): JsonObject {
+export function applyPatch(
+  shape: RecordShape,
+  overrides: JsonObject,
+  patch: SettingsPatch,
+): SettingsResult<JsonObject> {
   let document = cloneJson(normalizeOverrides(shape, overrides)) as Record<string, Json>;
   for (const operation of patch) {
-    checkPath(shape, operation);
+    const refused = checkPath(shape, operation);
+    if (refused) return refuse([refused]);
     const { path } = operation;
     if (path.length === 0) {
       if (operation.op === 'inherit') document = {};
       else if (isPlainObject(operation.value)) document = cloneJson(operation.value) as Record<string, Json>;
-      else throw invalid(operation, 'The whole overrides document can only be set to an object.');
+      else return refuse([invalid(operation, 'The whole overrides document can only be set to an object.')]);
       continue;
     }
     let parent = document;
@@ -61,19 +67,22 @@ export function applyPatch(shape: RecordShape, overrides: JsonObject, patch: Set
     if (operation.op === 'set') setOwn(parent, last, cloneJson(operation.value));
     else delete parent[last];
   }
-  return normalizeOverrides(shape, document);
+  return { ok: true, value: normalizeOverrides(shape, document) };
 }
 
 /**
  * The patch that, applied after `patch`, restores `overrides` exactly (in normalized form), and so
- * also the effective settings. An audit trail stores it next to the patch to offer an undo.
+ * also the effective settings. An audit trail stores it next to the patch to offer an undo. Refuses
+ * exactly when `applyPatch` refuses `patch`.
  */
 export function invertPatch(
   shape: RecordShape,
   overrides: JsonObject,
   patch: SettingsPatch,
-): PatchOperation[] {
-  return diffOverrides(shape, applyPatch(shape, overrides, patch), overrides);
+): SettingsResult<PatchOperation[]> {
+  const patched = applyPatch(shape, overrides, patch);
+  if (!patched.ok) return patched;
+  return { ok: true, value: diffOverrides(shape, patched.value, overrides) };
 }
 
 /**
@@ -111,19 +120,21 @@ function diffAt(
   }
 }
 
-/** Refuses a path that descends below a leaf (unknown and basis-only positions are left to validation). */
-function checkPath(shape: RecordShape, operation: PatchOperation): void {
+/**
+ * The issue of a path that descends below a leaf, else null (unknown and basis-only positions are
+ * left to validation).
+ */
+function checkPath(shape: RecordShape, operation: PatchOperation): OverrideIssue | null {
   let position: Shape | undefined = shape;
   for (const key of operation.path) {
     if (position?.kind === 'leaf') {
-      throw invalid(operation, 'The path continues inside a value that is replaced whole.');
+      return invalid(operation, 'The path continues inside a value that is replaced whole.');
     }
     position = childShape(position, key);
   }
+  return null;
 }
 
-function invalid(operation: PatchOperation, message: string): SettingsInheritanceError {
-  return new SettingsInheritanceError([
-    { code: 'INVALID_OVERRIDE', pointer: jsonPointer(operation.path), message },
-  ]);
+function invalid(operation: PatchOperation, message: string): OverrideIssue {
+  return { code: 'INVALID_OVERRIDE', pointer: jsonPointer(operation.path), message };
 }

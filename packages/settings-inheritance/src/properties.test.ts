@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_SETTINGS_SHAPE } from './channel-settings.ts';
-import { isPlainObject, type Json, type JsonObject } from './json.ts';
+import type { SettingsResult } from './issues.ts';
+import { isPlainObject, type Json, type JsonObject, jsonPointer } from './json.ts';
 import { normalizeOverrides } from './normalize.ts';
 import { applyPatch, diffOverrides, invertPatch, type PatchOperation } from './patch.ts';
-import { resolveSettings } from './resolve.ts';
+import { type ResolvedSettings, resolveSettings } from './resolve.ts';
 import { childShape, isContainer, type RecordShape, type Shape } from './shape.ts';
 import { validateOverrides } from './validate.ts';
 
@@ -12,6 +13,17 @@ import { validateOverrides } from './validate.ts';
 // collection) so each run resolves in well under a millisecond.
 
 const shape = CHANNEL_SETTINGS_SHAPE;
+
+/** The value of a result a property expects to succeed. */
+function succeeded<T>(result: SettingsResult<T>): T {
+  if (!result.ok) throw new Error(`expected success, got ${result.detail}`);
+  return result.value;
+}
+
+const resolve = (basis: JsonObject, overrides: JsonObject): ResolvedSettings =>
+  succeeded(resolveSettings(shape, basis, overrides));
+const applied = (overrides: JsonObject, patch: readonly PatchOperation[]): JsonObject =>
+  succeeded(applyPatch(shape, overrides, patch));
 const MAP_KEYS = ['en', 'de', 'default'];
 const IDS = ['a', 'b', 'c'];
 const NEW_IDS = ['n1', 'n2'];
@@ -207,7 +219,7 @@ describe('properties over CHANNEL_SETTINGS_SHAPE', () => {
         fc.constantFrom(...collections),
         fc.boolean(),
         ({ basis, overrides }, field, remove) => {
-          const patched = applyPatch(shape, overrides, [
+          const patched = applied(overrides, [
             { op: 'set', path: [field, 'zz'], value: remove ? null : { position: 1 } },
           ]);
           expect(validateOverrides(shape, basis, patched)).toEqual([
@@ -221,7 +233,7 @@ describe('properties over CHANNEL_SETTINGS_SHAPE', () => {
   it('(a) empty overrides give the basis, all inherited', () => {
     fc.assert(
       fc.property(settings, ({ basis }) => {
-        const { effective, provenance } = resolveSettings(shape, deepFreeze(basis), {});
+        const { effective, provenance } = resolve(deepFreeze(basis), {});
         expect(effective).toEqual(basis);
         for (const [pointer, origin] of Object.entries(provenance)) {
           expect(origin, pointer).toBe('inherited');
@@ -234,7 +246,7 @@ describe('properties over CHANNEL_SETTINGS_SHAPE', () => {
   it('(b) overridden values come from the overrides, inherited ones from the basis', () => {
     fc.assert(
       fc.property(settings, ({ basis, overrides }) => {
-        const { effective, provenance } = resolveSettings(shape, deepFreeze(basis), deepFreeze(overrides));
+        const { effective, provenance } = resolve(deepFreeze(basis), deepFreeze(overrides));
         const normalized = normalizeOverrides(shape, overrides);
         for (const { pointer, value, removed } of overrideLeaves(shape, normalized, '', [])) {
           expect(provenance[pointer], pointer).toBe(removed ? 'removed' : 'overridden');
@@ -257,13 +269,13 @@ describe('properties over CHANNEL_SETTINGS_SHAPE', () => {
     const marker = 'changed in the basis';
     fc.assert(
       fc.property(settings, ({ basis, overrides }) => {
-        const { effective, provenance } = resolveSettings(shape, basis, overrides);
+        const { effective, provenance } = resolve(basis, overrides);
         for (const [pointer, origin] of Object.entries(provenance)) {
           const before = at(effective, pointer);
           if (isPlainObject(before)) continue; // an entry (or an object leaf): its fields are checked
           const changed = withValueAt(basis, pointer, origin === 'removed' ? { position: 9 } : marker);
           if (changed === null) continue; // added by the channel: no basis parent to change
-          const after = at(resolveSettings(shape, changed, overrides).effective, pointer);
+          const after = at(resolve(changed, overrides).effective, pointer);
           expect(after, pointer).toEqual(origin === 'inherited' ? marker : before);
         }
       }),
@@ -275,12 +287,12 @@ describe('properties over CHANNEL_SETTINGS_SHAPE', () => {
     fc.assert(
       fc.property(withPatch, ({ basis, overrides, patch }) => {
         deepFreeze(patch);
-        const patched = applyPatch(shape, deepFreeze(overrides), patch);
-        const restored = applyPatch(shape, patched, invertPatch(shape, overrides, patch));
+        const patched = applied(deepFreeze(overrides), patch);
+        const restored = applied(patched, succeeded(invertPatch(shape, overrides, patch)));
         expect(restored).toEqual(normalizeOverrides(shape, overrides));
-        expect(resolveSettings(shape, basis, restored)).toEqual(resolveSettings(shape, basis, overrides));
+        expect(resolve(basis, restored)).toEqual(resolve(basis, overrides));
         // The diff between any two documents is a patch between them.
-        expect(applyPatch(shape, overrides, diffOverrides(shape, overrides, patched))).toEqual(patched);
+        expect(applied(overrides, diffOverrides(shape, overrides, patched))).toEqual(patched);
       }),
     );
   });
@@ -289,12 +301,42 @@ describe('properties over CHANNEL_SETTINGS_SHAPE', () => {
     fc.assert(
       fc.property(withPatch, ({ basis, overrides, patch }) => {
         const snapshot = structuredClone({ basis, overrides, patch });
-        const once = applyPatch(shape, overrides, patch);
-        expect(applyPatch(shape, once, patch)).toEqual(once);
-        invertPatch(shape, overrides, patch);
+        const once = applied(overrides, patch);
+        expect(applied(once, patch)).toEqual(once);
+        expect(invertPatch(shape, overrides, patch).ok).toBe(true);
         diffOverrides(shape, overrides, once);
         validateOverrides(shape, basis, once);
         expect({ basis, overrides, patch }).toEqual(snapshot);
+      }),
+    );
+  });
+
+  it('(f) a path past a leaf is refused as a value naming it, whatever comes before or after', () => {
+    const refused = withPatch.chain(({ basis, overrides, patch }) =>
+      fc.record({
+        basis: fc.constant(basis),
+        overrides: fc.constant(overrides),
+        before: fc.constant(patch),
+        leafPath: positionOf(shape, basis, [])
+          .filter((position) => position.shape?.kind === 'leaf')
+          .map((position) => position.path),
+        tail: fc.array(fc.constantFrom('city', 'de', '0'), { minLength: 1, maxLength: 2 }),
+        after: patchOf(basis),
+      }),
+    );
+    fc.assert(
+      fc.property(refused, ({ overrides, before, leafPath, tail, after }) => {
+        const path = [...leafPath, ...tail];
+        const patch: PatchOperation[] = [...before, { op: 'set', path, value: 'x' }, ...after];
+        const message = 'The path continues inside a value that is replaced whole.';
+        const expected = {
+          ok: false,
+          code: 'INVALID_OVERRIDE',
+          detail: `Invalid settings overrides: INVALID_OVERRIDE at "${jsonPointer(path)}": ${message}`,
+          issues: [{ code: 'INVALID_OVERRIDE', pointer: jsonPointer(path), message }],
+        };
+        expect(applyPatch(shape, deepFreeze(overrides), patch)).toEqual(expected);
+        expect(invertPatch(shape, overrides, patch)).toEqual(expected);
       }),
     );
   });

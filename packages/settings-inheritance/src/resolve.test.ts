@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_SETTINGS_SHAPE } from './channel-settings.ts';
-import { SettingsInheritanceError } from './issues.ts';
 import type { JsonObject } from './json.ts';
-import { resolveSettings } from './resolve.ts';
-import { collectionOf, leaf, mapOf, record } from './shape.ts';
+import { normalizeOverrides } from './normalize.ts';
+import { type ResolvedSettings, resolveSettings } from './resolve.ts';
+import { collectionOf, leaf, mapOf, type RecordShape, record } from './shape.ts';
 
 const shape = CHANNEL_SETTINGS_SHAPE;
+
+/** `resolveSettings` for overrides a test knows to be valid. */
+function resolve(within: RecordShape, base: JsonObject, overrides: JsonObject): ResolvedSettings {
+  const result = resolveSettings(within, base, overrides);
+  if (!result.ok) throw new Error(`expected resolved settings, got ${result.detail}`);
+  return result.value;
+}
 
 /** A small but complete shop basis. */
 const basis: JsonObject = {
@@ -37,7 +44,7 @@ const basis: JsonObject = {
 
 describe('resolveSettings', () => {
   it('inherits everything from empty overrides', () => {
-    const { effective, provenance } = resolveSettings(shape, basis, {});
+    const { effective, provenance } = resolve(shape, basis, {});
     expect(effective).toEqual(basis);
     expect(provenance['/company/legal/vatId']).toBe('inherited');
     expect(provenance['/shippingMethods/std']).toBe('inherited');
@@ -48,14 +55,14 @@ describe('resolveSettings', () => {
   });
 
   it('replaces a leaf whole, arrays included', () => {
-    const { effective, provenance } = resolveSettings(shape, basis, { deliveryCountries: ['CH'] });
+    const { effective, provenance } = resolve(shape, basis, { deliveryCountries: ['CH'] });
     expect(effective.deliveryCountries).toEqual(['CH']);
     expect(provenance['/deliveryCountries']).toBe('overridden');
     expect(provenance['/deliveryCountries/0']).toBeUndefined();
   });
 
   it('replaces an object-valued leaf whole instead of merging it', () => {
-    const { effective } = resolveSettings(shape, basis, {
+    const { effective } = resolve(shape, basis, {
       company: { contact: { address: { city: 'Wien' } } },
     });
     expect(effective.company).toMatchObject({
@@ -64,7 +71,7 @@ describe('resolveSettings', () => {
   });
 
   it('inherits a record field by field', () => {
-    const { effective, provenance } = resolveSettings(shape, basis, {
+    const { effective, provenance } = resolve(shape, basis, {
       company: { legal: { vatId: 'ATU999', registrationCourt: 'Wien' }, logos: { dark: 'blob:dark' } },
     });
     expect(effective.company).toEqual({
@@ -90,8 +97,8 @@ describe('resolveSettings', () => {
   });
 
   it('tells an explicit null apart from inheritance', () => {
-    const inherited = resolveSettings(shape, basis, {});
-    const nulled = resolveSettings(shape, basis, { company: { logos: { light: null }, legal: null } });
+    const inherited = resolve(shape, basis, {});
+    const nulled = resolve(shape, basis, { company: { logos: { light: null }, legal: null } });
     expect(inherited.effective.company).toMatchObject({ logos: { light: 'blob:light' } });
     expect(nulled.effective.company).toMatchObject({ logos: { light: null, dark: null }, legal: null });
     expect(nulled.provenance['/company/logos/light']).toBe('overridden');
@@ -101,7 +108,7 @@ describe('resolveSettings', () => {
   });
 
   it('inherits a map key by key, and lets a channel add keys', () => {
-    const { effective, provenance } = resolveSettings(shape, basis, {
+    const { effective, provenance } = resolve(shape, basis, {
       shippingMethods: {
         std: { translations: { de: { description: 'In 2 Tagen' }, fr: { name: 'Standard FR' } } },
       },
@@ -125,7 +132,7 @@ describe('resolveSettings', () => {
   });
 
   it('overrides a collection entry by id, field by field', () => {
-    const { effective, provenance } = resolveSettings(shape, basis, {
+    const { effective, provenance } = resolve(shape, basis, {
       shippingMethods: { express: { active: false, prices: [{ currency: 'EUR', amount: 990 }] } },
       taxRates: { standard: { rates: { AT: 1000 } } },
     });
@@ -145,8 +152,8 @@ describe('resolveSettings', () => {
   });
 
   it('removes an entry with null, which differs from inheriting it', () => {
-    const removed = resolveSettings(shape, basis, { shippingMethods: { express: null } });
-    const inherited = resolveSettings(shape, basis, { shippingMethods: {} });
+    const removed = resolve(shape, basis, { shippingMethods: { express: null } });
+    const inherited = resolve(shape, basis, { shippingMethods: {} });
     expect(Object.keys(removed.effective.shippingMethods as JsonObject)).toEqual(['std']);
     expect(Object.keys(inherited.effective.shippingMethods as JsonObject)).toEqual(['std', 'express']);
     expect(removed.provenance['/shippingMethods/express']).toBe('removed');
@@ -158,7 +165,7 @@ describe('resolveSettings', () => {
 
   it('adds a tax rule the basis does not have', () => {
     const rule = { country: 'AT', state: null, priority: 2, taxClassId: 'standard', rate: 1000 };
-    const { effective, provenance } = resolveSettings(shape, basis, { taxRules: { 'rule-at': rule } });
+    const { effective, provenance } = resolve(shape, basis, { taxRules: { 'rule-at': rule } });
     expect(effective.taxRules).toEqual({ r1: (basis.taxRules as JsonObject).r1, 'rule-at': rule });
     expect(provenance['/taxRules/rule-at']).toBe('overridden');
     expect(provenance['/taxRules/rule-at/country']).toBe('overridden');
@@ -168,16 +175,16 @@ describe('resolveSettings', () => {
 
   it('treats an empty override object like an absent one', () => {
     expect(
-      resolveSettings(shape, basis, {
+      resolve(shape, basis, {
         company: { legal: {} },
         shippingMethods: { std: { translations: {} } },
       }),
-    ).toEqual(resolveSettings(shape, basis, {}));
+    ).toEqual(resolve(shape, basis, {}));
   });
 
   it('passes basis fields beyond the shape through as inherited', () => {
     const withExtra = { ...basis, revision: 7 };
-    const { effective, provenance } = resolveSettings(shape, withExtra, {});
+    const { effective, provenance } = resolve(shape, withExtra, {});
     expect(effective.revision).toBe(7);
     expect(provenance['/revision']).toBe('inherited');
   });
@@ -187,7 +194,7 @@ describe('resolveSettings', () => {
       texts: mapOf(leaf),
       items: collectionOf(record({ a: leaf }), { additions: true }),
     });
-    const { effective, provenance } = resolveSettings(
+    const { effective, provenance } = resolve(
       small,
       { texts: { 'a/b': 'x', '~c': 'y' } },
       JSON.parse('{"texts": {"__proto__": "z"}, "items": {"constructor": {"a": 1}}}'),
@@ -203,16 +210,46 @@ describe('resolveSettings', () => {
     });
   });
 
-  it('throws a clear error on invalid overrides', () => {
-    const run = () => resolveSettings(shape, basis, { shippingMethods: { pickup: { active: true } } });
-    expect(run).toThrow(SettingsInheritanceError);
-    expect(run).toThrow(/UNKNOWN_ID at "\/shippingMethods\/pickup"/);
+  it('refuses invalid overrides with a clear value instead of throwing', () => {
+    const result = resolveSettings(shape, basis, { shippingMethods: { pickup: { active: true } } });
+    expect(result).toEqual({
+      ok: false,
+      code: 'UNKNOWN_ID',
+      detail: expect.stringMatching(/UNKNOWN_ID at "\/shippingMethods\/pickup"/),
+      issues: [{ code: 'UNKNOWN_ID', pointer: '/shippingMethods/pickup', message: expect.any(String) }],
+    });
+    const many = resolveSettings(shape, basis, {
+      company: { motto: 'x' },
+      countries: { DE: null },
+    });
+    expect(many).toMatchObject({ ok: false, code: 'UNKNOWN_FIELD' });
+    if (!many.ok) {
+      expect(many.detail).toMatch(
+        /^Invalid settings overrides: UNKNOWN_FIELD at "\/company\/motto": .+ \(and 1 more\)$/,
+      );
+      expect(many.issues.map((issue) => [issue.code, issue.pointer])).toEqual([
+        ['UNKNOWN_FIELD', '/company/motto'],
+        ['BASIS_ONLY', '/countries'],
+      ]);
+    }
+  });
+
+  it('refuses an overrides document that is not an object; normalizing one is a caller bug', () => {
+    const notAnObject = [] as unknown as JsonObject;
+    expect(resolveSettings(shape, basis, notAnObject)).toMatchObject({
+      ok: false,
+      code: 'INVALID_OVERRIDE',
+      issues: [{ code: 'INVALID_OVERRIDE', pointer: '', message: 'The overrides must be an object.' }],
+    });
+    expect(() => normalizeOverrides(shape, notAnObject)).toThrow(
+      new TypeError('The overrides must be an object.'),
+    );
   });
 
   it('never mutates its inputs and shares no objects with them', () => {
     const overrides = deepFreeze({ shippingMethods: { std: { active: false } }, deliveryCountries: ['CH'] });
     const frozenBasis = deepFreeze(structuredClone(basis));
-    const { effective } = resolveSettings(shape, frozenBasis, overrides);
+    const { effective } = resolve(shape, frozenBasis, overrides);
     expect(Object.isFrozen(effective.company)).toBe(false);
     expect(effective.deliveryCountries).not.toBe(overrides.deliveryCountries);
     expect((effective.company as JsonObject).legal).not.toBe((frozenBasis.company as JsonObject).legal);

@@ -1,4 +1,4 @@
-import { SettingsInheritanceError } from './issues.ts';
+import { refuse, type SettingsResult } from './issues.ts';
 import {
   cloneJson,
   isPlainObject,
@@ -35,18 +35,19 @@ export interface ResolvedSettings {
  * The channel's effective settings: the basis with the overrides applied (an absent key inherits,
  * `null` overrides with null, `null` for a collection entry removes it, an added entry comes whole
  * from the overrides). Fields the basis has beyond the shape pass through as inherited. Results
- * are fresh objects. Throws `SettingsInheritanceError` when `validateOverrides` reports issues.
+ * are fresh objects. Refuses (`SettingsRefusal`, never throws) when `validateOverrides` reports
+ * issues, e.g. stored overrides of an entry the basis has since lost.
  */
 export function resolveSettings(
   shape: RecordShape,
   basis: JsonObject,
   overrides: JsonObject,
-): ResolvedSettings {
-  const issues = validateOverrides(shape, basis, overrides);
-  if (issues.length > 0) throw new SettingsInheritanceError(issues);
+): SettingsResult<ResolvedSettings> {
+  const [first, ...rest] = validateOverrides(shape, basis, overrides);
+  if (first) return refuse([first, ...rest]);
   const provenance: Record<string, Provenance> = {};
   const effective = resolveAt(shape, basis, normalizeOverrides(shape, overrides), [], provenance);
-  return { effective: isPlainObject(effective) ? effective : {}, provenance };
+  return { ok: true, value: { effective: isPlainObject(effective) ? effective : {}, provenance } };
 }
 
 function resolveAt(
