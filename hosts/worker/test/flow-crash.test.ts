@@ -185,7 +185,7 @@ async function onlyJob(shop: Shop, flowId: string): Promise<FlowJobRow> {
 
 async function receiptOf(shop: Shop, key: string) {
   const [row] = await database.rows<{ status: string }>(
-    sql`select status from step_receipts where tenant_id = ${shop.tenantId} and key = ${key}`,
+    sql`select status from effect_receipts where tenant_id = ${shop.tenantId} and key = ${key}`,
   );
   return row;
 }
@@ -355,7 +355,7 @@ describe.skipIf(!databaseUrl)(
       where tenant_id = ${shop.tenantId} and order_id = ${orderId} and kind = 'note'`);
       expect(notes).toEqual([{ text: 'Waited.' }]);
       const receipts = await database.rows<{ key: string; status: string }>(sql`
-      select key, status from step_receipts where tenant_id = ${shop.tenantId} and job_id = ${jobId} order by key`);
+      select key, status from effect_receipts where tenant_id = ${shop.tenantId} and scope_id = ${jobId} order by key`);
       expect(receipts).toEqual([
         { key: `flow:${jobId}:note`, status: 'confirmed' },
         { key: `flow:${jobId}:tag`, status: 'confirmed' },
@@ -409,8 +409,8 @@ describe.skipIf(!databaseUrl)(
       expect(jobs).toEqual({ total: JOBS, finished: JOBS, orders: JOBS, traced: JOBS });
       const [receipts] = await database.rows<{ total: number; confirmed: number; jobs: number }>(sql`
       select count(*)::int as total, count(*) filter (where status = 'confirmed')::int as confirmed,
-             count(distinct job_id)::int as jobs
-      from step_receipts where tenant_id = ${shop.tenantId}`);
+             count(distinct scope_id)::int as jobs
+      from effect_receipts where tenant_id = ${shop.tenantId}`);
       expect(receipts).toEqual({ total: JOBS, confirmed: JOBS, jobs: JOBS });
       // One note per order, and one note event per job.
       const [notes] = await database.rows<{ total: number; orders: number; steps: number }>(sql`

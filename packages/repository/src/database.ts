@@ -74,18 +74,21 @@ export async function createDatabase(options: DatabaseOptions = {}): Promise<Dat
   return database;
 }
 
-/** Applies committed migrations; on PostgreSQL under an advisory lock so concurrent starts are safe. */
-export async function applyMigrations(database: Database): Promise<void> {
+/**
+ * Applies committed migrations; on PostgreSQL under an advisory lock so concurrent starts are safe.
+ * `folder` is for tests of the migrations themselves (a folder holding only the first ones).
+ */
+export async function applyMigrations(database: Database, folder: string = migrationsFolder): Promise<void> {
   const internals = internalsOf(database);
   if (internals.kind === 'pglite') {
-    await migratePglite(drizzlePglite(internals.client, { schema }), { migrationsFolder });
+    await migratePglite(drizzlePglite(internals.client, { schema }), { migrationsFolder: folder });
     return;
   }
   // One connection (max: 1), so the advisory lock and every migration statement share a session.
   const client = postgres(internals.url, { max: 1, onnotice: () => {} });
   try {
     await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
-    await migratePostgres(drizzlePostgres(client, { schema }), { migrationsFolder });
+    await migratePostgres(drizzlePostgres(client, { schema }), { migrationsFolder: folder });
     await client`select pg_advisory_unlock(${MIGRATION_LOCK})`;
   } finally {
     await client.end({ timeout: 5 });

@@ -152,6 +152,16 @@ export {
   revokeEntitlements,
 } from './queries/downloads.ts';
 export {
+  deleteUnsettledEffectReceipts,
+  type EffectReceiptRow,
+  type EffectScope,
+  findEffectReceipts,
+  insertPendingEffectReceipts,
+  type NewEffectReceipt,
+  type ReceiptSettlement,
+  settleReceipts,
+} from './queries/effect-receipts.ts';
+export {
   type ClaimedJob,
   claimDueJobs,
   deleteUnsettledReceipts,
@@ -173,13 +183,12 @@ export {
   type NewFlowJob,
   type NewStepReceipt,
   notifyJobs,
-  type ReceiptSettlement,
   releaseJobLeases,
   type StepReceiptRow,
   saveLeasedJobs,
-  settleReceipts,
   updateFlowJob,
 } from './queries/flows.ts';
+export { releaseAllLeases } from './queries/leases.ts';
 export {
   findOrder,
   findOrderByIdempotencyKey,

@@ -2,6 +2,7 @@
 export * from './schema/basis.ts';
 export * from './schema/catalog.ts';
 export * from './schema/customers.ts';
+export * from './schema/effects.ts';
 export * from './schema/flows.ts';
 export * from './schema/foundation.ts';
 export * from './schema/orders.ts';

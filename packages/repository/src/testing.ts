@@ -1,5 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -58,7 +68,7 @@ async function createPgliteTestDatabase(): Promise<Database> {
 async function createPostgresTestDatabase(url: string): Promise<TestDatabase> {
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   const template = `cartwright_template_${migrationsHash()}`;
-  const name = `cartwright_test_${randomBytes(6).toString('hex')}`;
+  const name = throwawayName();
   try {
     await admin`select pg_advisory_lock(7401275031)`;
     try {
@@ -80,6 +90,15 @@ async function createPostgresTestDatabase(url: string): Promise<TestDatabase> {
   } finally {
     await admin.end({ timeout: 5 });
   }
+  return openThrowaway(url, name);
+}
+
+function throwawayName(): string {
+  return `cartwright_test_${randomBytes(6).toString('hex')}`;
+}
+
+/** Opens a test database on PostgreSQL that `close()` drops. */
+async function openThrowaway(url: string, name: string): Promise<TestDatabase> {
   const databaseUrl = withDatabase(url, name);
   const database = await createDatabase({ databaseUrl, migrate: false, maxConnections: 5 });
   const close = database.close.bind(database);
@@ -92,6 +111,52 @@ async function createPostgresTestDatabase(url: string): Promise<TestDatabase> {
       await dropper.end({ timeout: 5 });
     },
   });
+}
+
+/**
+ * A test database with no migration applied, for tests of the migrations themselves: apply them
+ * with `applyMigrations(database, migrationsThrough(tag))`, then `applyMigrations(database)`.
+ */
+export async function createEmptyTestDatabase(): Promise<TestDatabase> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const name = throwawayName();
+    const admin = postgres(url, { max: 1, onnotice: () => {} });
+    try {
+      await admin.unsafe(`create database "${name}"`);
+    } finally {
+      await admin.end({ timeout: 5 });
+    }
+    return openThrowaway(url, name);
+  }
+  const dataDir = mkdtempSync(
+    join(process.env.CARTWRIGHT_TEST_TEMPLATE_DIR ?? tmpdir(), 'cartwright-empty-'),
+  );
+  const database = await createDatabase({ dataDir, migrate: false });
+  const close = database.close.bind(database);
+  return Object.assign(database, {
+    url: undefined,
+    async close() {
+      await close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  });
+}
+
+/** A new folder holding the committed migrations up to and including the one tagged `tag`. */
+export function migrationsThrough(tag: string): string {
+  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { tag: string }[];
+  };
+  const last = journal.entries.findIndex((entry) => entry.tag === tag);
+  if (last < 0) throw new Error(`no migration tagged ${tag}`);
+  const entries = journal.entries.slice(0, last + 1);
+  const folder = mkdtempSync(join(tmpdir(), 'cartwright-migrations-'));
+  mkdirSync(join(folder, 'meta'));
+  writeFileSync(join(folder, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries }));
+  for (const entry of entries)
+    copyFileSync(join(migrationsFolder, `${entry.tag}.sql`), join(folder, `${entry.tag}.sql`));
+  return folder;
 }
 
 /** The same connection string pointing at another database. */

@@ -1,6 +1,14 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, executeRows } from '../database.ts';
-import { definitions, type FlowJobStatus, flowJobs, stepReceipts } from '../schema.ts';
+import { definitions, type FlowJobStatus, flowJobs } from '../schema.ts';
+import {
+  deleteUnsettledEffectReceipts,
+  type EffectReceiptRow,
+  findEffectReceipts,
+  insertPendingEffectReceipts,
+} from './effect-receipts.ts';
+import { flowJobLease, leaseExpiry, noLease } from './leases.ts';
 
 export {
   FLOW_JOB_STATUSES,
@@ -10,7 +18,11 @@ export {
 } from '../schema.ts';
 export type FlowJobRow = typeof flowJobs.$inferSelect;
 export type NewFlowJob = typeof flowJobs.$inferInsert;
-export type StepReceiptRow = typeof stepReceipts.$inferSelect;
+/** A flow step's effect receipt, under the names the flow executor uses (`scope_id` is the job). */
+export type StepReceiptRow = Omit<EffectReceiptRow, 'scope' | 'scopeId' | 'step'> & {
+  jobId: string;
+  nodeId: string;
+};
 
 /**
  * The active flows of a shop that an event name starts, by their `data.trigger`; nothing else
@@ -71,24 +83,7 @@ export async function claimDueJobs(
   leaseMs: number,
   limit: number,
 ): Promise<ClaimedJob[]> {
-  return tx
-    .update(flowJobs)
-    .set({
-      status: 'running',
-      leaseOwner: owner,
-      leaseExpiresAt: sql`clock_timestamp() + make_interval(secs => ${leaseMs / 1000})`,
-      updatedAt: sql`clock_timestamp()`,
-    })
-    .where(
-      sql`(${flowJobs.tenantId}, ${flowJobs.id}) in (
-        select due.tenant_id, due.id from ${flowJobs} due
-        where (due.status in ('queued', 'waiting') and due.available_at <= clock_timestamp())
-           or (due.status = 'running' and due.lease_expires_at < clock_timestamp())
-        order by due.available_at
-        limit ${limit}
-        for update skip locked)`,
-    )
-    .returning();
+  return flowJobLease.claim(tx, { owner, leaseMs, limit });
 }
 
 export async function findFlowJob(
@@ -167,10 +162,11 @@ export async function saveLeasedJobs(
     error: change.error ?? null,
     delay_seconds: change.delaySeconds ?? null,
   }));
+  const j = alias(flowJobs, 'j');
   const rows = await executeRows<{ tenant_id: string; id: string }>(
     tx,
     sql`
-    update ${flowJobs} j set
+    update ${flowJobs} ${j} set
       status = x.status,
       current_node = x.current_node,
       trace = x.trace,
@@ -178,15 +174,14 @@ export async function saveLeasedJobs(
       available_at = case when x.delay_seconds is null then j.available_at
         else clock_timestamp() + make_interval(secs => x.delay_seconds) end,
       lease_owner = case when x.status = 'running' then j.lease_owner end,
-      lease_expires_at = case when x.status = 'running'
-        then clock_timestamp() + make_interval(secs => ${leaseMs / 1000}) end,
+      lease_expires_at = case when x.status = 'running' then ${leaseExpiry(leaseMs)} end,
       finished_at = case when x.status in ('finished', 'failed', 'cancelled') then clock_timestamp()
         else j.finished_at end,
       updated_at = clock_timestamp()
     from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(
       tenant_id uuid, id uuid, status text, current_node text, trace jsonb, set_error boolean,
       error jsonb, delay_seconds double precision)
-    where j.tenant_id = x.tenant_id and j.id = x.id and j.lease_owner = ${owner} and j.status = 'running'
+    where j.tenant_id = x.tenant_id and j.id = x.id and ${flowJobLease.heldBy(owner, j)}
     returning j.tenant_id, j.id`,
   );
   return new Set(rows.map((row) => `${row.tenant_id}:${row.id}`));
@@ -203,7 +198,7 @@ function jobChanges(change: JobChange) {
     ...(change.delaySeconds === undefined
       ? {}
       : { availableAt: sql`clock_timestamp() + make_interval(secs => ${change.delaySeconds})` }),
-    ...(change.release ? { leaseOwner: null, leaseExpiresAt: null } : {}),
+    ...(change.release ? noLease : {}),
     ...(finished ? { finishedAt: sql`clock_timestamp()` } : {}),
     updatedAt: sql`clock_timestamp()`,
   };
@@ -244,13 +239,15 @@ export async function findStepReceipts(
   tenantId: string,
   keys: readonly string[],
 ): Promise<StepReceiptRow[]> {
-  if (keys.length === 0) return [];
-  return tx
-    .select()
-    .from(stepReceipts)
-    .where(and(eq(stepReceipts.tenantId, tenantId), inArray(stepReceipts.key, [...keys])));
+  const receipts = await findEffectReceipts(tx, tenantId, keys);
+  return receipts.map(({ scope: _scope, scopeId, step, ...receipt }) => ({
+    ...receipt,
+    jobId: scopeId,
+    nodeId: step!,
+  }));
 }
 
+/** A step's receipt to write before the step runs; its key is `flow:<job_id>:<node_id>`. */
 export interface NewStepReceipt {
   readonly tenantId: string;
   readonly key: string;
@@ -266,36 +263,15 @@ export async function insertPendingReceipts(
   tx: Executor,
   receipts: readonly NewStepReceipt[],
 ): Promise<Set<string>> {
-  if (receipts.length === 0) return new Set();
-  const rows = await tx
-    .insert(stepReceipts)
-    .values(receipts.map((receipt) => ({ ...receipt, status: 'pending' as const })))
-    .onConflictDoNothing()
-    .returning({ tenantId: stepReceipts.tenantId, key: stepReceipts.key });
-  return new Set(rows.map((row) => `${row.tenantId}:${row.key}`));
-}
-
-export interface ReceiptSettlement {
-  readonly tenantId: string;
-  readonly key: string;
-  /** `confirmed` with the step's result, or `failed` with its error. */
-  readonly status: 'confirmed' | 'failed';
-  readonly result: unknown;
-}
-
-/** Settles pending receipts with their steps' results or errors, in one statement. */
-export async function settleReceipts(tx: Executor, settlements: readonly ReceiptSettlement[]): Promise<void> {
-  if (settlements.length === 0) return;
-  const records = settlements.map((settlement) => ({
-    tenant_id: settlement.tenantId,
-    key: settlement.key,
-    status: settlement.status,
-    result: settlement.result ?? null,
-  }));
-  await tx.execute(sql`
-    update ${stepReceipts} r set status = x.status, result = x.result, settled_at = clock_timestamp()
-    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(tenant_id uuid, key text, status text, result jsonb)
-    where r.tenant_id = x.tenant_id and r.key = x.key`);
+  return insertPendingEffectReceipts(
+    tx,
+    receipts.map(({ jobId, nodeId, ...receipt }) => ({
+      ...receipt,
+      scope: 'flow',
+      scopeId: jobId,
+      step: nodeId,
+    })),
+  );
 }
 
 /**
@@ -303,15 +279,7 @@ export async function settleReceipts(tx: Executor, settlements: readonly Receipt
  * retry); confirmed steps keep theirs and replay their result.
  */
 export async function deleteUnsettledReceipts(tx: Executor, tenantId: string, jobId: string): Promise<void> {
-  await tx
-    .delete(stepReceipts)
-    .where(
-      and(
-        eq(stepReceipts.tenantId, tenantId),
-        eq(stepReceipts.jobId, jobId),
-        sql`${stepReceipts.status} in ('pending', 'failed')`,
-      ),
-    );
+  await deleteUnsettledEffectReceipts(tx, tenantId, 'flow', jobId);
 }
 
 /**
@@ -319,8 +287,5 @@ export async function deleteUnsettledReceipts(tx: Executor, tenantId: string, jo
  * stopped inside an action keeps its pending receipt, so the next worker reports it uncertain.
  */
 export async function releaseJobLeases(tx: Executor, owner: string): Promise<void> {
-  await tx
-    .update(flowJobs)
-    .set({ status: 'queued', leaseOwner: null, leaseExpiresAt: null, updatedAt: sql`clock_timestamp()` })
-    .where(and(eq(flowJobs.leaseOwner, owner), eq(flowJobs.status, 'running')));
+  await flowJobLease.release(tx, owner);
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import { type Executor, executeRows } from '../database.ts';
+import type { Executor } from '../database.ts';
 import { eventStatistics, outboxCursors, outboxEvents, outboxReceipts, tenantCounters } from '../schema.ts';
+import { outboxCursorLease } from './leases.ts';
 
 export type OutboxEventRow = typeof outboxEvents.$inferSelect;
 export type OutboxCursorRow = typeof outboxCursors.$inferSelect;
@@ -92,27 +93,8 @@ export async function claimCursor(
   owner: string,
   leaseMs: number,
 ): Promise<ClaimedCursor | undefined> {
-  const [row] = await executeRows<{ tenantId: string; position: number | string }>(
-    tx,
-    sql`
-    with candidate as (
-      select c.tenant_id from ${outboxCursors} c
-      join ${tenantCounters} k on k.tenant_id = c.tenant_id and k.name = 'outbox'
-      where c.consumer = ${consumer} and c.position < k.value
-        and (c.lease_owner is null or c.lease_owner = ${owner} or c.lease_expires_at < clock_timestamp())
-      order by c.updated_at
-      limit 1
-      for update of c skip locked
-    )
-    update ${outboxCursors} c
-    set lease_owner = ${owner},
-        lease_expires_at = clock_timestamp() + make_interval(secs => ${leaseMs / 1000}),
-        updated_at = clock_timestamp()
-    from candidate
-    where c.tenant_id = candidate.tenant_id and c.consumer = ${consumer}
-    returning c.tenant_id as "tenantId", c.position as "position"`,
-  );
-  return row ? { tenantId: row.tenantId, position: Number(row.position) } : undefined;
+  const [row] = await outboxCursorLease.claim(tx, { consumer, owner, leaseMs, limit: 1 });
+  return row ? { tenantId: row.tenantId, position: row.position } : undefined;
 }
 
 /**
@@ -132,26 +114,17 @@ export async function advanceCursor(
     release?: boolean;
   },
 ): Promise<boolean> {
-  const rows = await tx
-    .update(outboxCursors)
-    .set({
-      position: cursor.to,
-      ...(cursor.release
-        ? { leaseOwner: null, leaseExpiresAt: null }
-        : { leaseExpiresAt: sql`clock_timestamp() + make_interval(secs => ${cursor.leaseMs / 1000})` }),
-      updatedAt: sql`clock_timestamp()`,
-    })
-    .where(
-      and(
-        eq(outboxCursors.tenantId, cursor.tenantId),
-        eq(outboxCursors.consumer, cursor.consumer),
-        eq(outboxCursors.leaseOwner, cursor.owner),
-        eq(outboxCursors.position, cursor.from),
-        sql`${outboxCursors.leaseExpiresAt} >= clock_timestamp()`,
-      ),
-    )
-    .returning({ position: outboxCursors.position });
-  return rows.length === 1;
+  const written = await outboxCursorLease.save(tx, {
+    owner: cursor.owner,
+    where: and(
+      eq(outboxCursors.tenantId, cursor.tenantId),
+      eq(outboxCursors.consumer, cursor.consumer),
+      eq(outboxCursors.position, cursor.from),
+    )!,
+    set: { position: cursor.to, updatedAt: sql`clock_timestamp()` },
+    lease: cursor.release ? 'release' : { renewMs: cursor.leaseMs },
+  });
+  return written === 1;
 }
 
 /** Gives up leases held by `owner` (graceful shutdown, or a shop caught up). */
@@ -161,12 +134,11 @@ export async function releaseCursors(
   owner: string,
   tenantId?: string,
 ): Promise<void> {
-  const conditions = [eq(outboxCursors.consumer, consumer), eq(outboxCursors.leaseOwner, owner)];
-  if (tenantId) conditions.push(eq(outboxCursors.tenantId, tenantId));
-  await tx
-    .update(outboxCursors)
-    .set({ leaseOwner: null, leaseExpiresAt: null })
-    .where(and(...conditions));
+  await outboxCursorLease.release(
+    tx,
+    owner,
+    and(eq(outboxCursors.consumer, consumer), tenantId ? eq(outboxCursors.tenantId, tenantId) : undefined),
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
-import { boolean, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { timestamps } from '../columns.ts';
+import { boolean, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { tenantKey, tenantKeyed, tenantUniqueIndex, timestamps } from '../columns.ts';
 
 // The shared basis of a shop: languages, currencies, countries, tax classes, shipping and payment
 // methods. Channels override some of these sparsely (a later layer); the basis rows never change
@@ -11,7 +11,7 @@ export type TranslationsJson = Record<string, Record<string, string | null>>;
 export const languages = pgTable(
   'languages',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     /** BCP 47 code, `de` or `de-CH`; a regional code falls back to its base language. */
     code: text('code').notNull(),
     name: text('name').notNull(),
@@ -19,13 +19,13 @@ export const languages = pgTable(
     revision: integer('revision').notNull().default(1),
     ...timestamps,
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.code] })],
+  (t) => [tenantKey(t, t.code)],
 );
 
 export const currencies = pgTable(
   'currencies',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     /** ISO 4217. */
     code: text('code').notNull(),
     /** Minor-unit digits: 2 for EUR, 0 for JPY, 3 for KWD. Immutable once used. */
@@ -35,7 +35,7 @@ export const currencies = pgTable(
     revision: integer('revision').notNull().default(1),
     ...timestamps,
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.code] })],
+  (t) => [tenantKey(t, t.code)],
 );
 
 export interface SubdivisionJson {
@@ -46,7 +46,7 @@ export interface SubdivisionJson {
 export const countries = pgTable(
   'countries',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     /** ISO 3166-1 alpha-2. */
     code: text('code').notNull(),
     translations: jsonb('translations').$type<TranslationsJson>().notNull(),
@@ -56,7 +56,7 @@ export const countries = pgTable(
     revision: integer('revision').notNull().default(1),
     ...timestamps,
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.code] })],
+  (t) => [tenantKey(t, t.code)],
 );
 
 export interface TaxRateJson {
@@ -69,7 +69,7 @@ export interface TaxRateJson {
 export const taxClasses = pgTable(
   'tax_classes',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     key: text('key'),
     translations: jsonb('translations').$type<TranslationsJson>().notNull(),
@@ -77,10 +77,7 @@ export const taxClasses = pgTable(
     revision: integer('revision').notNull().default(1),
     ...timestamps,
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('tax_classes_key_key').on(t.tenantId, t.key),
-  ],
+  (t) => [tenantKey(t, t.id), tenantUniqueIndex(t, 'tax_classes_key_key', t.key)],
 );
 
 export interface MoneyJson {
@@ -92,7 +89,7 @@ export interface MoneyJson {
 export const shippingMethods = pgTable(
   'shipping_methods',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     key: text('key'),
     translations: jsonb('translations').$type<TranslationsJson>().notNull(),
@@ -104,16 +101,13 @@ export const shippingMethods = pgTable(
     revision: integer('revision').notNull().default(1),
     ...timestamps,
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('shipping_methods_key_key').on(t.tenantId, t.key),
-  ],
+  (t) => [tenantKey(t, t.id), tenantUniqueIndex(t, 'shipping_methods_key_key', t.key)],
 );
 
 export const paymentMethods = pgTable(
   'payment_methods',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     key: text('key'),
     translations: jsonb('translations').$type<TranslationsJson>().notNull(),
@@ -124,10 +118,7 @@ export const paymentMethods = pgTable(
     revision: integer('revision').notNull().default(1),
     ...timestamps,
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('payment_methods_key_key').on(t.tenantId, t.key),
-  ],
+  (t) => [tenantKey(t, t.id), tenantUniqueIndex(t, 'payment_methods_key_key', t.key)],
 );
 
 /** Seller details printed on documents: name, address, VAT id, contacts, bank, legal lines. */
@@ -148,7 +139,10 @@ export interface CompanyIdentityJson {
   readonly legalNotice?: string | null;
 }
 
-/** The shop's central company identity (channels may override fields later). */
+/**
+ * The shop's central company identity (channels may override fields later). One row per shop:
+ * tenant_id alone is its key (a column key, so not `tenantKey`).
+ */
 export const companyIdentities = pgTable('company_identities', {
   tenantId: uuid('tenant_id').primaryKey(),
   data: jsonb('data').$type<CompanyIdentityJson>().notNull(),

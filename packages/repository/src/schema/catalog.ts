@@ -1,17 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  date,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
-import { timestamps } from '../columns.ts';
+import { boolean, date, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { tenantIndex, tenantKey, tenantKeyed, tenantUniqueIndex, timestamps } from '../columns.ts';
 import type { MoneyJson, TranslationsJson } from './basis.ts';
 
 export interface ProductPriceJson extends MoneyJson {
@@ -35,7 +24,7 @@ export interface ProductFlagsJson {
 export const products = pgTable(
   'products',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     parentId: uuid('parent_id'),
     sku: text('sku').notNull(),
@@ -65,16 +54,16 @@ export const products = pgTable(
     ...timestamps,
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('products_sku_key').on(t.tenantId, sql`lower(${t.sku})`),
-    index('products_parent_idx').on(t.tenantId, t.parentId),
+    tenantKey(t, t.id),
+    tenantUniqueIndex(t, 'products_sku_key', sql`lower(${t.sku})`),
+    tenantIndex(t, 'products_parent_idx', t.parentId),
   ],
 );
 
 export const categories = pgTable(
   'categories',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     parentId: uuid('parent_id'),
     translations: jsonb('translations').$type<TranslationsJson>().notNull(),
@@ -83,14 +72,14 @@ export const categories = pgTable(
     revision: integer('revision').notNull().default(1),
     ...timestamps,
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
+  (t) => [tenantKey(t, t.id)],
 );
 
 /** A customer writes a review; it is public only once the merchant approved it. */
 export const productReviews = pgTable(
   'product_reviews',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     productId: uuid('product_id').notNull(),
     customerId: uuid('customer_id'),
@@ -105,8 +94,5 @@ export const productReviews = pgTable(
     revision: integer('revision').notNull().default(1),
     ...timestamps,
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    index('product_reviews_product_idx').on(t.tenantId, t.productId),
-  ],
+  (t) => [tenantKey(t, t.id), tenantIndex(t, 'product_reviews_product_idx', t.productId)],
 );

@@ -1,18 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  date,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
-import { timestamps } from '../columns.ts';
+import { boolean, date, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { tenantIndex, tenantKey, tenantKeyed, tenantUniqueIndex, timestamps } from '../columns.ts';
 
 /** An address as stored on a customer and copied into carts and orders. */
 export interface AddressJson {
@@ -38,7 +26,7 @@ export interface AddressJson {
 export const customers = pgTable(
   'customers',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     email: text('email').notNull(),
     group: text('customer_group', { enum: ['consumer', 'business'] })
@@ -69,24 +57,21 @@ export const customers = pgTable(
     ...timestamps,
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('customers_email_key').on(t.tenantId, sql`lower(${t.email})`).where(sql`not ${t.guest}`),
+    tenantKey(t, t.id),
+    tenantUniqueIndex(t, 'customers_email_key', sql`lower(${t.email})`).where(sql`not ${t.guest}`),
   ],
 );
 
 export const customerAddresses = pgTable(
   'customer_addresses',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     customerId: uuid('customer_id').notNull(),
     address: jsonb('address').$type<AddressJson>().notNull(),
     ...timestamps,
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    index('customer_addresses_customer_idx').on(t.tenantId, t.customerId),
-  ],
+  (t) => [tenantKey(t, t.id), tenantIndex(t, 'customer_addresses_customer_idx', t.customerId)],
 );
 
 /**
@@ -97,7 +82,7 @@ export const customerAddresses = pgTable(
 export const storeContexts = pgTable(
   'store_contexts',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     tokenHash: text('token_hash').notNull(),
     channelId: uuid('channel_id').notNull(),
@@ -109,9 +94,9 @@ export const storeContexts = pgTable(
     ...timestamps,
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('store_contexts_token_key').on(t.tenantId, t.tokenHash),
-    index('store_contexts_customer_idx').on(t.tenantId, t.customerId),
+    tenantKey(t, t.id),
+    tenantUniqueIndex(t, 'store_contexts_token_key', t.tokenHash),
+    tenantIndex(t, 'store_contexts_customer_idx', t.customerId),
   ],
 );
 
@@ -119,7 +104,7 @@ export const storeContexts = pgTable(
 export const customerHistory = pgTable(
   'customer_history',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     customerId: uuid('customer_id').notNull(),
     orderCount: integer('order_count').notNull().default(0),
     /** Minor units per currency: `{ "EUR": 12990 }`. */
@@ -127,5 +112,5 @@ export const customerHistory = pgTable(
     lastOrderAt: timestamp('last_order_at', { withTimezone: true, mode: 'date' }),
     reviewCount: integer('review_count').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.customerId] })],
+  (t) => [tenantKey(t, t.customerId)],
 );

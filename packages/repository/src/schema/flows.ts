@@ -1,17 +1,13 @@
 import { sql } from 'drizzle-orm';
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import {
-  bigint,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
-import { timestamps } from '../columns.ts';
+  leaseColumns,
+  tenantIndex,
+  tenantKey,
+  tenantKeyed,
+  tenantUniqueIndex,
+  timestamps,
+} from '../columns.ts';
 
 /** Who a flow acts for: the member or token that last saved it, or the shop itself (starters). */
 export type FlowActorJson =
@@ -48,7 +44,7 @@ export type FlowJobStatus = (typeof FLOW_JOB_STATUSES)[number];
 export const flowJobs = pgTable(
   'flow_jobs',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     flowId: uuid('flow_id').notNull(),
     flowRevision: integer('flow_revision').notNull(),
@@ -62,39 +58,17 @@ export const flowJobs = pgTable(
     currentNode: text('current_node'),
     trace: jsonb('trace').$type<FlowTraceJson[]>().notNull().default([]),
     availableAt: timestamp('available_at', { withTimezone: true, mode: 'date' }).notNull(),
-    leaseOwner: text('lease_owner'),
-    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, mode: 'date' }),
+    ...leaseColumns(),
     error: jsonb('error').$type<{ code: string; message: string; node?: string | null }>(),
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
     ...timestamps,
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('flow_jobs_event_key').on(t.tenantId, t.flowId, t.eventSequence),
-    index('flow_jobs_recent').on(t.tenantId, t.createdAt),
-    // Workers look for due work across shops (each job is then handled inside its shop).
+    tenantKey(t, t.id),
+    tenantUniqueIndex(t, 'flow_jobs_event_key', t.flowId, t.eventSequence),
+    tenantIndex(t, 'flow_jobs_recent', t.createdAt),
+    // Not led by tenant_id on purpose: workers look for due work across shops (each job is then
+    // handled inside its shop).
     index('flow_jobs_due').on(t.availableAt).where(sql`${t.status} in ('queued', 'waiting', 'running')`),
   ],
-);
-
-export const STEP_RECEIPT_STATUSES = ['pending', 'confirmed', 'failed'] as const;
-
-/**
- * Step receipts, keyed `flow:<job_id>:<node_id>`: written `pending` before an action runs and
- * confirmed (with its result) in the action's own transaction. A pending receipt found later means
- * the effect's fate is unknown: the job is uncertain and the action is not run again blindly.
- */
-export const stepReceipts = pgTable(
-  'step_receipts',
-  {
-    tenantId: uuid('tenant_id').notNull(),
-    key: text('key').notNull(),
-    jobId: uuid('job_id').notNull(),
-    nodeId: text('node_id').notNull(),
-    status: text('status', { enum: STEP_RECEIPT_STATUSES }).notNull(),
-    result: jsonb('result'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date' }),
-  },
-  (t) => [primaryKey({ columns: [t.tenantId, t.key] }), index('step_receipts_job').on(t.tenantId, t.jobId)],
 );

@@ -6,18 +6,22 @@ import {
   integer,
   jsonb,
   pgTable,
-  primaryKey,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import {
+  createdAt,
+  leaseColumns,
+  tenantIndex,
+  tenantKey,
+  tenantKeyed,
+  tenantUniqueIndex,
+} from '../columns.ts';
 
-// Every tenant-owned table leads its primary key and indexes with tenant_id, so the schema can be
-// distributed by tenant (Citus) without a rewrite. `users` is the one global table: a person may
-// belong to several shops.
-
-const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+// Every tenant-owned table leads its primary key and indexes with tenant_id (see columns.ts).
+// `tenants` and `users` are the global tables: a person may belong to several shops.
 
 export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey(),
@@ -45,20 +49,21 @@ export const users = pgTable(
 export const memberships = pgTable(
   'memberships',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     userId: uuid('user_id').notNull(),
     role: text('role', { enum: ['owner', 'admin', 'editor', 'reader'] }).notNull(),
     /** Granular permissions replacing the role's defaults; null = the role's defaults. */
     permissions: text('permissions').array(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), index('memberships_user_idx').on(t.userId)],
+  // Not led by tenant_id on purpose: a person's memberships across shops.
+  (t) => [tenantKey(t, t.userId), index('memberships_user_idx').on(t.userId)],
 );
 
 export const apiTokens = pgTable(
   'api_tokens',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     kind: text('kind', { enum: ['personal', 'api'] }).notNull(),
     name: text('name').notNull(),
@@ -77,27 +82,24 @@ export const apiTokens = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('api_tokens_hash_key').on(t.tenantId, t.tokenHash),
-  ],
+  (t) => [tenantKey(t, t.id), tenantUniqueIndex(t, 'api_tokens_hash_key', t.tokenHash)],
 );
 
 /** Per-tenant counters (the outbox sequence now; order numbers later). Row locks make them gapless. */
 export const tenantCounters = pgTable(
   'tenant_counters',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     name: text('name').notNull(),
     value: bigint('value', { mode: 'number' }).notNull().default(sql`0`),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.name] })],
+  (t) => [tenantKey(t, t.name)],
 );
 
 export const outboxEvents = pgTable(
   'outbox_events',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     /** Gapless per tenant and in commit order: allocated under the tenant's counter row lock. */
     sequence: bigint('sequence', { mode: 'number' }).notNull(),
     id: uuid('id').notNull(),
@@ -107,9 +109,9 @@ export const outboxEvents = pgTable(
     occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.sequence] }),
-    uniqueIndex('outbox_events_id_key').on(t.tenantId, t.id),
-    index('outbox_events_name_idx').on(t.tenantId, t.name, t.sequence),
+    tenantKey(t, t.sequence),
+    tenantUniqueIndex(t, 'outbox_events_id_key', t.id),
+    tenantIndex(t, 'outbox_events_name_idx', t.name, t.sequence),
   ],
 );
 
@@ -117,40 +119,39 @@ export const outboxEvents = pgTable(
 export const outboxCursors = pgTable(
   'outbox_cursors',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     consumer: text('consumer').notNull(),
     position: bigint('position', { mode: 'number' }).notNull().default(sql`0`),
-    leaseOwner: text('lease_owner'),
-    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, mode: 'date' }),
+    ...leaseColumns(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.consumer] })],
+  (t) => [tenantKey(t, t.consumer)],
 );
 
 /** A consumer's receipt for one event: inserted in the same transaction as the consumer's effect. */
 export const outboxReceipts = pgTable(
   'outbox_receipts',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     consumer: text('consumer').notNull(),
     eventSequence: bigint('event_sequence', { mode: 'number' }).notNull(),
     processedBy: text('processed_by').notNull(),
     processedAt: timestamp('processed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.consumer, t.eventSequence] })],
+  (t) => [tenantKey(t, t.consumer, t.eventSequence)],
 );
 
 /** The diagnostic projection: how many events of each name a shop has produced. */
 export const eventStatistics = pgTable(
   'event_statistics',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     name: text('name').notNull(),
     count: bigint('count', { mode: 'number' }).notNull().default(sql`0`),
     lastSequence: bigint('last_sequence', { mode: 'number' }).notNull(),
     lastOccurredAt: timestamp('last_occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.name] })],
+  (t) => [tenantKey(t, t.name)],
 );
 
 /**
@@ -160,7 +161,7 @@ export const eventStatistics = pgTable(
 export const definitions = pgTable(
   'definitions',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     kind: text('kind', { enum: ['rule', 'flow', 'promotion'] }).notNull(),
     id: uuid('id').notNull(),
     key: text('key'),
@@ -172,16 +173,13 @@ export const definitions = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.kind, t.id] }),
-    uniqueIndex('definitions_key_key').on(t.tenantId, t.kind, t.key),
-  ],
+  (t) => [tenantKey(t, t.kind, t.id), tenantUniqueIndex(t, 'definitions_key_key', t.kind, t.key)],
 );
 
 export const channels = pgTable(
   'channels',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     key: text('key'),
     isMain: boolean('is_main').notNull().default(false),
@@ -195,10 +193,10 @@ export const channels = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('channels_key_key').on(t.tenantId, t.key),
-    uniqueIndex('channels_main_key').on(t.tenantId).where(sql`${t.isMain}`),
-    uniqueIndex('channels_access_key_key').on(t.tenantId, t.accessKey),
+    tenantKey(t, t.id),
+    tenantUniqueIndex(t, 'channels_key_key', t.key),
+    tenantUniqueIndex(t, 'channels_main_key').where(sql`${t.isMain}`),
+    tenantUniqueIndex(t, 'channels_access_key_key', t.accessKey),
   ],
 );
 
@@ -209,10 +207,10 @@ export const channels = pgTable(
 export const starterProvisions = pgTable(
   'starter_provisions',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     key: text('key').notNull(),
     definitionId: uuid('definition_id').notNull(),
     provisionedAt: timestamp('provisioned_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.key] })],
+  (t) => [tenantKey(t, t.key)],
 );

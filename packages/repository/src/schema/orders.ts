@@ -1,18 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  customType,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
-import { timestamps } from '../columns.ts';
+import { bigint, customType, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, tenantIndex, tenantKey, tenantKeyed, tenantUniqueIndex, timestamps } from '../columns.ts';
 import type { AddressJson } from './customers.ts';
 
 export interface CartLineJson {
@@ -25,7 +13,7 @@ export interface CartLineJson {
 export const carts = pgTable(
   'carts',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     contextId: uuid('context_id').notNull(),
     channelId: uuid('channel_id').notNull(),
@@ -45,8 +33,8 @@ export const carts = pgTable(
     ...timestamps,
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('carts_open_context_key').on(t.tenantId, t.contextId).where(sql`${t.status} = 'open'`),
+    tenantKey(t, t.id),
+    tenantUniqueIndex(t, 'carts_open_context_key', t.contextId).where(sql`${t.status} = 'open'`),
   ],
 );
 
@@ -57,7 +45,7 @@ export const carts = pgTable(
 export const orders = pgTable(
   'orders',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     /** Gapless per shop (tenant counter `order`). */
     number: bigint('number', { mode: 'number' }).notNull(),
@@ -91,10 +79,10 @@ export const orders = pgTable(
     ...timestamps,
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('orders_number_key').on(t.tenantId, t.number),
-    uniqueIndex('orders_idempotency_key').on(t.tenantId, t.idempotencyKey),
-    index('orders_customer_idx').on(t.tenantId, t.customerId),
+    tenantKey(t, t.id),
+    tenantUniqueIndex(t, 'orders_number_key', t.number),
+    tenantUniqueIndex(t, 'orders_idempotency_key', t.idempotencyKey),
+    tenantIndex(t, 'orders_customer_idx', t.customerId),
   ],
 );
 
@@ -102,7 +90,7 @@ export const orders = pgTable(
 export const stockReservations = pgTable(
   'stock_reservations',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     orderId: uuid('order_id').notNull(),
     productId: uuid('product_id').notNull(),
@@ -114,29 +102,23 @@ export const stockReservations = pgTable(
     releasedAt: timestamp('released_at', { withTimezone: true, mode: 'date' }),
     ...timestamps,
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    index('stock_reservations_order_idx').on(t.tenantId, t.orderId),
-  ],
+  (t) => [tenantKey(t, t.id), tenantIndex(t, 'stock_reservations_order_idx', t.orderId)],
 );
 
 /** The order timeline: notes with their author, state transitions, documents, flow activity. */
 export const orderActivities = pgTable(
   'order_activities',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     orderId: uuid('order_id').notNull(),
     kind: text('kind').notNull(),
     author: jsonb('author').$type<Record<string, unknown>>().notNull(),
     text: text('text'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    index('order_activities_order_idx').on(t.tenantId, t.orderId),
-  ],
+  (t) => [tenantKey(t, t.id), tenantIndex(t, 'order_activities_order_idx', t.orderId)],
 );
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
@@ -145,22 +127,22 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataTyp
 export const blobs = pgTable(
   'blobs',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     contentType: text('content_type').notNull(),
     size: integer('size').notNull(),
     sha256: text('sha256').notNull(),
     bytes: bytea('bytes').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
+  (t) => [tenantKey(t, t.id)],
 );
 
 /** Invoices and delivery notes: immutable once created, numbered per shop and type without gaps. */
 export const documents = pgTable(
   'documents',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     orderId: uuid('order_id').notNull(),
     type: text('type', { enum: ['invoice', 'delivery_note'] }).notNull(),
@@ -169,12 +151,12 @@ export const documents = pgTable(
     fileName: text('file_name').notNull(),
     /** The seller details and order data the document was rendered from. */
     snapshot: jsonb('snapshot').$type<Record<string, unknown>>().notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('documents_number_key').on(t.tenantId, t.type, t.number),
-    index('documents_order_idx').on(t.tenantId, t.orderId),
+    tenantKey(t, t.id),
+    tenantUniqueIndex(t, 'documents_number_key', t.type, t.number),
+    tenantIndex(t, 'documents_order_idx', t.orderId),
   ],
 );
 
@@ -182,24 +164,21 @@ export const documents = pgTable(
 export const productAssets = pgTable(
   'product_assets',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     productId: uuid('product_id').notNull(),
     blobId: uuid('blob_id').notNull(),
     fileName: text('file_name').notNull(),
     ...timestamps,
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    index('product_assets_product_idx').on(t.tenantId, t.productId),
-  ],
+  (t) => [tenantKey(t, t.id), tenantIndex(t, 'product_assets_product_idx', t.productId)],
 );
 
 /** A customer's right to download an asset of an ordered product; granted or revoked by staff and flows. */
 export const downloadEntitlements = pgTable(
   'download_entitlements',
   {
-    tenantId: uuid('tenant_id').notNull(),
+    ...tenantKeyed(),
     id: uuid('id').notNull(),
     orderId: uuid('order_id').notNull(),
     customerId: uuid('customer_id'),
@@ -209,8 +188,5 @@ export const downloadEntitlements = pgTable(
     downloads: integer('downloads').notNull().default(0),
     ...timestamps,
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('download_entitlements_key').on(t.tenantId, t.orderId, t.assetId),
-  ],
+  (t) => [tenantKey(t, t.id), tenantUniqueIndex(t, 'download_entitlements_key', t.orderId, t.assetId)],
 );
