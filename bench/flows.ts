@@ -26,9 +26,11 @@ import {
   createShop,
   createToken,
   flowMatchingProjection,
+  flowRunner,
   invokeOperation,
   operations,
   type Principal,
+  projectionRunner,
   type Services,
 } from '@cartwright/service';
 import { insertTestOrder } from '@cartwright/service/testing';
@@ -270,9 +272,9 @@ async function cartwrightWork(sql: postgres.Sql, tenantId: string) {
       (select count(*)::int from flow_jobs where tenant_id = ${tenantId} and flow_id = ${FLOW_ID}) as jobs,
       (select coalesce(sum(jsonb_array_length(trace)), 0)::int from flow_jobs
         where tenant_id = ${tenantId} and flow_id = ${FLOW_ID}) as traces,
-      (select count(*)::int from step_receipts r join flow_jobs j on j.tenant_id = r.tenant_id and j.id = r.job_id
+      (select count(*)::int from effect_receipts r join flow_jobs j on j.tenant_id = r.tenant_id and j.id = r.scope_id
         where j.tenant_id = ${tenantId} and j.flow_id = ${FLOW_ID}) as receipts,
-      (select count(*)::int from step_receipts r join flow_jobs j on j.tenant_id = r.tenant_id and j.id = r.job_id
+      (select count(*)::int from effect_receipts r join flow_jobs j on j.tenant_id = r.tenant_id and j.id = r.scope_id
         where j.tenant_id = ${tenantId} and j.flow_id = ${FLOW_ID} and r.status = 'confirmed') as confirmed,
       (select count(*)::int from outbox_events where tenant_id = ${tenantId} and name = 'order.updated'
         and actor->>'flowId' = ${FLOW_ID}) as updates,
@@ -312,7 +314,7 @@ async function main(url: string) {
     const handles = Array.from({ length: CONCURRENCY }, (_, index) =>
       startWorkers(services, {
         roles: ['memory-worker', 'app-worker'],
-        projections: [flowMatchingProjection],
+        runners: [projectionRunner(flowMatchingProjection), flowRunner],
         owner: `bench-cartwright-${index}`,
         log: (line) => {
           if (line.level !== 'info') errors.push(line);

@@ -1,7 +1,7 @@
 // Rule evaluation speed of @cartwright/rules-engine, printed against two named baselines.
 //
 // Part A: the same condition trees in both engines, over the same facts — ours compiled once
-// (`compileRule(tree).evaluate(facts)`), json-rules-engine built once (`await engine.run(facts)`, as
+// (`compileRule(tree)` then `evaluate(facts)`), json-rules-engine built once (`await engine.run(facts)`, as
 // it is used: async, a fresh almanac per run). Both must agree on every tree × facts before timing.
 // Printed as evaluations/second and the ratio cartwright / json-rules-engine (geometric mean overall).
 //
@@ -23,6 +23,7 @@ import {
   type LineItemFacts,
   NON_PRODUCT_ITEM_TYPES,
   RULE_LIMITS,
+  type RuleResult,
   type SavedRule,
 } from '@cartwright/rules-engine';
 import { Engine, type TopLevelCondition } from 'json-rules-engine';
@@ -494,15 +495,24 @@ async function rateAsync(call: (facts: Facts) => Promise<boolean>, seconds: numb
   return calls / (elapsed / 1000);
 }
 
-/** Compiles a tree, or names the condition no evaluator is bound to yet. */
+/** Compiles a tree, or names the condition no evaluator is bound to yet; any refusal is a bench bug. */
 function tryCompile(tree: ConditionTree, rules?: ReadonlyMap<string, SavedRule>): CompiledRule | string {
+  let compiled: ReturnType<typeof compileRule>;
   try {
-    return compileRule(tree, rules === undefined ? {} : { rules });
+    compiled = compileRule(tree, rules === undefined ? {} : { rules });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (message.startsWith('No evaluator is bound')) return message;
     throw error;
   }
+  if (!compiled.ok) throw new Error(`The bench's tree is refused: ${compiled.code} ${compiled.detail}`);
+  return compiled.value;
+}
+
+/** A decision, or the bench's bug: its inputs give the engine nothing to refuse. */
+function decided(result: RuleResult<boolean>): boolean {
+  if (!result.ok) throw new Error(`The engine refused: ${result.code} ${result.detail}`);
+  return result.value;
 }
 
 const rate = (perSecond: number): string =>
@@ -524,7 +534,7 @@ async function partA(): Promise<void> {
     const engine = theirEngine(pair.theirs);
     let outcomes = '';
     for (const variant of VARIANTS) {
-      const mine = ours.evaluate(variant.facts);
+      const mine = decided(ours.evaluate(variant.facts));
       const theirs = await theirResult(engine, variant.facts);
       if (mine !== theirs) {
         console.error(
@@ -543,7 +553,7 @@ async function partA(): Promise<void> {
     `  ${'tree'.padEnd(42)} ${'results'.padEnd(8)} ${'cartwright'.padStart(11)} ${'json-rules'.padStart(11)} ${'ratio'.padStart(8)}`,
   );
   for (const { pair, ours, engine, outcomes } of checked) {
-    const evaluate = (facts: Facts) => ours.evaluate(facts);
+    const evaluate = (facts: Facts) => decided(ours.evaluate(facts));
     const run = (facts: Facts) => theirResult(engine, facts);
     rateSync(evaluate, WARMUP_SECONDS);
     await rateAsync(run, WARMUP_SECONDS);
@@ -845,7 +855,7 @@ function partB(): void {
   const leaves = LEAVES.filter((kind) => {
     const compiled = tryCompile(kind.make(seeded(1)));
     if (typeof compiled === 'string') return false;
-    compiled.evaluate(probe);
+    decided(compiled.evaluate(probe));
     return true;
   });
   const missing = LEAVES.filter((kind) => !leaves.includes(kind)).map((kind) => kind.type);
@@ -857,15 +867,20 @@ function partB(): void {
   const compileStarted = performance.now();
   const set = compileRuleSet(rules);
   const compileMs = performance.now() - compileStarted;
-  const alone = rules.map((rule) => compileRule(rule.condition, { rules: saved }).evaluate(BIG_CART));
+  const alone = rules.map((rule) => {
+    const compiled = tryCompile(rule.condition, saved);
+    if (typeof compiled === 'string') throw new Error(compiled);
+    return decided(compiled.evaluate(BIG_CART));
+  });
   const together = set.evaluateAll(BIG_CART);
   rules.forEach((rule, index) => {
-    if (together.get(rule.id) !== alone[index]) throw new Error(`Rule ${rule.id} differs in the set.`);
+    if (decided(together.get(rule.id)!) !== alone[index])
+      throw new Error(`Rule ${rule.id} differs in the set.`);
   });
 
   const evaluateAll = (): number => {
     let matched = 0;
-    for (const result of set.evaluateAll(BIG_CART).values()) if (result === true) matched++;
+    for (const result of set.evaluateAll(BIG_CART).values()) if (result.ok && result.value) matched++;
     return matched;
   };
   const matched = evaluateAll();

@@ -1,28 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { FLOW_JOBS_CHANNEL, OUTBOX_CHANNEL } from '@cartwright/repository';
 import {
-  consumeOnce,
-  type Projection,
-  projections,
+  flowRunner,
+  type Round,
   releaseLeases,
-  runDueJobs,
+  runners,
+  type ServiceRunner,
   type Services,
+  type WorkerLogLine,
   type WorkerRole,
 } from '@cartwright/service';
 
-/** One structured log record; the host decides how to write it (main.ts: a JSON line on stderr). */
-export interface WorkerLogLine {
-  readonly level: 'info' | 'warn' | 'error';
-  readonly msg: string;
-  readonly [field: string]: unknown;
-}
+export type { WorkerLogLine };
 
 export interface WorkerOptions {
-  /** Every projection whose role is listed gets a loop; roles without projections just idle. */
+  /** Every runner whose role is listed gets a loop; roles without runners just idle. */
   readonly roles: readonly WorkerRole[];
-  /** The projections the roles choose from (default: every projection of the service). */
-  readonly projections?: readonly Projection[] | undefined;
+  /** The runners the roles choose from (default: every runner of the service). */
+  readonly runners?: readonly ServiceRunner[] | undefined;
   /** Lease owner, unique per handle. Default `${hostname}:${pid}:${random}`. */
   readonly owner?: string | undefined;
   /** Longest wait after a round that found nothing, when no NOTIFY arrives; also the retry delay after an error (default 1000). */
@@ -40,9 +35,6 @@ export interface WorkerOptions {
   /** Test seam of the flow runner: runs after a step's receipt commits, before its action. */
   readonly afterReceipt?: ((key: string) => Promise<void>) | undefined;
 }
-
-/** The role whose loop runs flow jobs. */
-const FLOW_RUNNER_ROLE: WorkerRole = 'app-worker';
 
 export interface WorkerHandle {
   readonly owner: string;
@@ -64,16 +56,11 @@ export interface WorkerHandle {
   idle(): Promise<void>;
 }
 
-/** What one round of a loop did: whether there may be more to do at once, and what to log. */
-interface Round {
-  readonly busy: boolean;
-  readonly lines: readonly WorkerLogLine[];
-}
-
 interface Loop {
-  /** A projection's name, or `flow-runner`. */
   readonly name: string;
-  readonly kind: 'projection' | 'flows';
+  readonly kind: ServiceRunner['kind'];
+  /** The NOTIFY channel that wakes this loop. */
+  readonly channel: string;
   readonly round: () => Promise<Round>;
   /** Set by NOTIFY or idle(): the next wait returns at once, so no wake-up is lost mid-round. */
   wakeRequested: boolean;
@@ -89,7 +76,7 @@ const DEFAULTS = { pollMs: 1000, leaseMs: 30_000, batchSize: 100, maxBatches: 10
 /** How long a NOTIFY waits for more before it wakes its loops. */
 const WAKE_COALESCE_MS = 10;
 
-/** Starts one consume loop per projection of the given roles (each begins once LISTEN is set up). */
+/** Starts one loop per runner of the given roles (each begins once LISTEN is set up). */
 export function startWorkers(services: Services, options: WorkerOptions): WorkerHandle {
   const pollMs = positiveInteger('pollMs', options.pollMs ?? DEFAULTS.pollMs);
   const leaseMs = positiveInteger('leaseMs', options.leaseMs ?? DEFAULTS.leaseMs);
@@ -108,58 +95,44 @@ export function startWorkers(services: Services, options: WorkerOptions): Worker
   const controller = new AbortController();
   const { signal } = controller;
   const jobBatchSize = positiveInteger('jobBatchSize', options.jobBatchSize ?? 50);
-  const loopOf = (name: string, kind: Loop['kind'], round: () => Promise<Round>): Loop => ({
-    name,
-    kind,
-    round,
-    wakeRequested: false,
-    wake: null,
-    idleWaiters: [],
-    done: Promise.resolve(),
-  });
-  const projectionRound = (projection: Projection) => async (): Promise<Round> => {
-    const report = await consumeOnce(services, projection, { owner, leaseMs, batchSize, maxBatches, signal });
-    const fields = { owner, projection: projection.name, tenantId: report.tenantId, applied: report.applied };
-    const lines: WorkerLogLine[] = report.leaseLost
-      ? [{ level: 'warn', msg: 'lease lost', ...fields }]
-      : report.applied > 0
-        ? [{ level: 'info', msg: 'applied', ...fields }]
-        : [];
-    return { busy: report.tenantId !== null, lines };
+  const roundOptions = {
+    owner,
+    leaseMs,
+    batchSize,
+    maxBatches,
+    jobBatchSize,
+    signal,
+    afterReceipt: options.afterReceipt,
   };
-  const flowRound = async (): Promise<Round> => {
-    const ran = await runDueJobs(services, {
-      owner,
-      leaseMs,
-      batchSize: jobBatchSize,
-      signal,
-      afterReceipt: options.afterReceipt,
-    });
-    return {
-      busy: ran > 0,
-      lines: ran > 0 ? [{ level: 'info', msg: 'flow jobs ran', owner, jobs: ran }] : [],
-    };
-  };
-  const loops: Loop[] = [
-    ...(options.projections ?? projections)
-      .filter((projection) => options.roles.includes(projection.role))
-      .map((projection) => loopOf(projection.name, 'projection', projectionRound(projection))),
-    ...(options.roles.includes(FLOW_RUNNER_ROLE) ? [loopOf('flow-runner', 'flows', flowRound)] : []),
-  ];
+  const loops: Loop[] = (options.runners ?? runners)
+    .filter((runner) => options.roles.includes(runner.role))
+    .map((runner) => ({
+      name: runner.name,
+      kind: runner.kind,
+      channel: runner.wake,
+      round: () => runner.round(services, roundOptions),
+      wakeRequested: false,
+      wake: null,
+      idleWaiters: [],
+      done: Promise.resolve(),
+    }));
 
   // A burst of commits (every flow action appends an event) wakes a loop once, a few
   // milliseconds later, so its round takes the burst as one batch instead of one event each.
-  let coalescing: Partial<Record<Loop['kind'], ReturnType<typeof setTimeout>>> = {};
-  const wake = (kind: Loop['kind']) => {
-    if (coalescing[kind] !== undefined) return;
-    coalescing[kind] = setTimeout(() => {
-      coalescing = { ...coalescing, [kind]: undefined };
-      for (const loop of loops) {
-        if (loop.kind !== kind) continue;
-        loop.wakeRequested = true;
-        loop.wake?.();
-      }
-    }, WAKE_COALESCE_MS);
+  const coalescing = new Map<string, ReturnType<typeof setTimeout>>();
+  const wake = (channel: string) => {
+    if (coalescing.has(channel)) return;
+    coalescing.set(
+      channel,
+      setTimeout(() => {
+        coalescing.delete(channel);
+        for (const loop of loops) {
+          if (loop.channel !== channel) continue;
+          loop.wakeRequested = true;
+          loop.wake?.();
+        }
+      }, WAKE_COALESCE_MS),
+    );
   };
 
   // Loops start once LISTEN is in place or has failed, so no NOTIFY falls between the two; but at
@@ -167,12 +140,13 @@ export function startWorkers(services: Services, options: WorkerOptions): Worker
   const listening: Promise<(() => Promise<void>) | null> =
     loops.length === 0
       ? Promise.resolve(null)
-      : Promise.all([
-          // Events wake the projections, new jobs the flow runner: an action's own event does not
-          // send every loop on a round.
-          services.database.listen(OUTBOX_CHANNEL, () => wake('projection')),
-          services.database.listen(FLOW_JOBS_CHANNEL, () => wake('flows')),
-        ])
+      : Promise.all(
+          // Each channel wakes only its loops (events the projections, new jobs the flow runner):
+          // an action's own event does not send every loop on a round.
+          [...new Set(loops.map((loop) => loop.channel))].map((channel) =>
+            services.database.listen(channel, () => wake(channel)),
+          ),
+        )
           .then((unlistens) => async () => {
             for (const unlisten of unlistens) await unlisten();
           })
@@ -259,7 +233,7 @@ export function startWorkers(services: Services, options: WorkerOptions): Worker
   return {
     owner,
     projections: names,
-    runsFlows: loops.some((loop) => loop.kind === 'flows'),
+    runsFlows: loops.some((loop) => loop.name === flowRunner.name),
     stop() {
       stopping ??= (async () => {
         controller.abort();

@@ -54,7 +54,7 @@ describe(`two worker owners on one ${databaseUrl ? 'PostgreSQL database (two poo
       handles.push(
         startWorkers(createServices(own), {
           roles: ['memory-worker'],
-          projections: ONLY_STATISTICS,
+          runners: ONLY_STATISTICS,
           owner,
           pollMs: 20,
           // Small claims so the owners take turns on the same shops many times.

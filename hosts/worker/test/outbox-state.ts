@@ -11,8 +11,9 @@ import {
   type Actor,
   createShop,
   eventStatisticsProjection,
-  type Projection,
+  projectionRunner,
   recordEvent,
+  type ServiceRunner,
   type Services,
 } from '@cartwright/service';
 import { createLineWatcher } from '@cartwright/tooling/script-process';
@@ -22,7 +23,7 @@ import type { WorkerHandle, WorkerLogLine } from '../src/index.ts';
 /** The projection these suites watch: diagnostic counts per event name. */
 export const CONSUMER = eventStatisticsProjection.name;
 /** The suites run only that projection, so other memory-worker projections leave their counts alone. */
-export const ONLY_STATISTICS: readonly Projection[] = [eventStatisticsProjection];
+export const ONLY_STATISTICS: readonly ServiceRunner[] = [projectionRunner(eventStatisticsProjection)];
 
 const actor: Actor = { kind: 'system', process: 'worker-test' };
 const NAMES = ['test.alpha', 'test.beta', 'test.gamma'] as const;

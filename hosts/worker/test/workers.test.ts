@@ -33,7 +33,7 @@ describe(`startWorkers (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
     const sink = collectLog();
     const handle = startWorkers(services, {
       roles: ['memory-worker'],
-      projections: ONLY_STATISTICS,
+      runners: ONLY_STATISTICS,
       owner: 'drainer',
       pollMs: 50,
       batchSize: 25,
@@ -55,7 +55,7 @@ describe(`startWorkers (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
     const sink = collectLog();
     const handle = startWorkers(services, {
       roles: ['memory-worker'],
-      projections: ONLY_STATISTICS,
+      runners: ONLY_STATISTICS,
       owner: 'rerunner',
       pollMs: 50,
       batchSize: 25,
@@ -80,7 +80,7 @@ describe(`startWorkers (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
     // A poll far beyond the test timeout: only the NOTIFY can wake the loop in time.
     const handle = startWorkers(services, {
       roles: ['memory-worker'],
-      projections: ONLY_STATISTICS,
+      runners: ONLY_STATISTICS,
       pollMs: 600_000,
       log: sink.log,
     });
@@ -97,7 +97,7 @@ describe(`startWorkers (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
     const sink = collectLog();
     const handle = startWorkers(services, {
       roles: ['memory-worker'],
-      projections: ONLY_STATISTICS,
+      runners: ONLY_STATISTICS,
       pollMs: 50,
       log: sink.log,
     });
@@ -149,7 +149,7 @@ describe(`startWorkers (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
     };
     handle = startWorkers(createServices(counting), {
       roles: ['memory-worker'],
-      projections: ONLY_STATISTICS,
+      runners: ONLY_STATISTICS,
       owner: 'stopper',
       pollMs: 50,
       batchSize: 2,
@@ -175,7 +175,7 @@ describe(`startWorkers (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
 
     const rest = startWorkers(services, {
       roles: ['memory-worker'],
-      projections: ONLY_STATISTICS,
+      runners: ONLY_STATISTICS,
       pollMs: 50,
       log: () => {},
     });
@@ -199,7 +199,7 @@ describe(`startWorkers (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
 
   it('rejects a non-positive interval instead of clamping it', () => {
     expect(() =>
-      startWorkers(services, { roles: ['memory-worker'], projections: ONLY_STATISTICS, pollMs: 0 }),
+      startWorkers(services, { roles: ['memory-worker'], runners: ONLY_STATISTICS, pollMs: 0 }),
     ).toThrow('pollMs must be a positive integer, got 0');
   });
 });

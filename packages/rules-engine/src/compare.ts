@@ -1,7 +1,10 @@
 // The reference's comparison semantics (rule-payload-format.md §4), one function per kind of
-// subject. Every condition compares through these, so an operator means the same everywhere.
+// subject. Every condition compares through these, so an operator means the same everywhere. An
+// operator a comparison does not support is refused: thrown inside an evaluation (the compiled
+// rule returns it), returned by the `compare…` functions of the public door (at the end).
 
-import { RuleError } from './errors.ts';
+import { RuleError, refusalOf } from './errors.ts';
+import { decided, type RuleResult } from './result.ts';
 
 const EPSILON = 1e-8;
 
@@ -10,7 +13,8 @@ export function isNegativeOperator(operator: unknown): boolean {
   return operator === '!=' || operator === 'empty';
 }
 
-function unsupported(operator: unknown): never {
+/** Refuses an operator the comparison (or condition) at hand does not support. */
+export function unsupported(operator: unknown): never {
   throw new RuleError(
     'RULE_INVALID_VALUE',
     `The operator ${JSON.stringify(operator)} is not supported here.`,
@@ -18,7 +22,7 @@ function unsupported(operator: unknown): never {
 }
 
 /** Numbers with the reference's tolerance of 1e-8; a missing subject matches only `!=` and `empty`. */
-export function compareNumber(
+export function numberMatches(
   actual: number | null | undefined,
   operator: unknown,
   expected: unknown,
@@ -45,7 +49,7 @@ export function compareNumber(
 }
 
 /** Case-insensitive text equality, no trimming; `empty` is a blank (trimmed) subject. Null is ''. */
-export function compareString(
+export function textMatches(
   actual: string | null | undefined,
   operator: unknown,
   expected: unknown,
@@ -67,7 +71,7 @@ function equalsIgnoringCase(a: string, b: string): boolean {
   return a.length === b.length && a.toLowerCase() === b.toLowerCase();
 }
 
-/** Lower-cases a list once, at compile time, for `compareStringInList`. */
+/** Lower-cases a list once, at compile time, for `textInListMatches`. */
 export function lowerCaseList(list: unknown): readonly string[] {
   return Array.isArray(list)
     ? list.filter((item) => typeof item === 'string').map((item) => item.toLowerCase())
@@ -75,7 +79,7 @@ export function lowerCaseList(list: unknown): readonly string[] {
 }
 
 /** Whether the (lower-cased) subject is in a lower-cased list; a missing subject never matches. */
-export function compareStringInList(
+export function textInListMatches(
   actual: string | null | undefined,
   operator: unknown,
   lowerCasedList: readonly string[],
@@ -92,7 +96,7 @@ export function compareStringInList(
 }
 
 /** Id lists: `=` shares an id, `!=` shares none, `empty` has none. Null is `[]`. */
-export function compareIds(
+export function idsMatch(
   actual: readonly (string | null)[] | null | undefined,
   operator: unknown,
   expected: ReadonlySet<string>,
@@ -115,8 +119,8 @@ function intersects(subject: readonly (string | null)[], expected: ReadonlySet<s
   return false;
 }
 
-/** One id against a set, as `compareIds` of `[id]` without the array: a missing id is `[]`. */
-export function compareId(
+/** One id against a set, as `idsMatch` of `[id]` without the array: a missing id is `[]`. */
+export function idMatches(
   actual: string | null | undefined,
   operator: unknown,
   expected: ReadonlySet<string>,
@@ -181,7 +185,7 @@ export interface DateRange {
  * `{from, to}` and is inclusive on the formatted text; `=`/`!=` compare formatted text; the
  * ordering operators compare instants. Unparsable dates never match.
  */
-export function compareDate(
+export function dateMatches(
   actual: string | null | undefined,
   operator: unknown,
   expected: unknown,
@@ -226,3 +230,30 @@ export function compareDate(
 export function compareBoolean(actual: boolean | null | undefined, expected: unknown): boolean {
   return (actual === true) === (expected === true);
 }
+
+// The public door's comparisons: the same, with a refusal returned rather than thrown.
+
+function refusing<A extends unknown[]>(
+  matches: (...args: A) => boolean,
+): (...args: A) => RuleResult<boolean> {
+  return (...args) => {
+    try {
+      return decided(matches(...args));
+    } catch (error) {
+      return refusalOf(error);
+    }
+  };
+}
+
+/** `numberMatches`; an unsupported operator is a RULE_INVALID_VALUE failure. */
+export const compareNumber = refusing(numberMatches);
+/** `textMatches`; an unsupported operator is a RULE_INVALID_VALUE failure. */
+export const compareString = refusing(textMatches);
+/** `textInListMatches`; an unsupported operator is a RULE_INVALID_VALUE failure. */
+export const compareStringInList = refusing(textInListMatches);
+/** `idsMatch`; an unsupported operator is a RULE_INVALID_VALUE failure. */
+export const compareIds = refusing(idsMatch);
+/** `idMatches`; an unsupported operator is a RULE_INVALID_VALUE failure. */
+export const compareId = refusing(idMatches);
+/** `dateMatches`; an unsupported operator is a RULE_INVALID_VALUE failure. */
+export const compareDate = refusing(dateMatches);

@@ -1,4 +1,4 @@
-import { compareDate, compareNumber } from './compare.ts';
+import { dateMatches, numberMatches } from './compare.ts';
 import type { Facts } from './facts.ts';
 
 // The reference's CustomFieldRule::match, shared by customerCustomField, orderCustomField and
@@ -103,12 +103,12 @@ export function matchCustomField(actual: unknown, prepared: PreparedCustomField,
       return strict(toBoolean(subject), operator, expected);
     case 'number':
       return typeof expected === 'number' || typeof expected === 'string'
-        ? compareNumber(typeof subject === 'number' ? subject : Number(subject), operator, Number(expected))
+        ? numberMatches(typeof subject === 'number' ? subject : Number(subject), operator, Number(expected))
         : false;
     case 'price': {
       const amount = priceOf(subject, facts);
       return amount !== null && typeof expected === 'number'
-        ? compareNumber(amount, operator, expected)
+        ? numberMatches(amount, operator, expected)
         : false;
     }
     case 'multiSelect': {
@@ -117,7 +117,7 @@ export function matchCustomField(actual: unknown, prepared: PreparedCustomField,
       return operator === '=' ? shared : operator === '!=' ? !shared : false;
     }
     case 'date':
-      return typeof subject === 'string' ? compareDate(subject, operator, expected, true) : false;
+      return typeof subject === 'string' ? dateMatches(subject, operator, expected, true) : false;
     default:
       return strict(subject, operator, expected);
   }

@@ -1,3 +1,5 @@
+import { fail, ok, type RuleFailure, type RuleResult } from './result.ts';
+
 /** Stable codes of the engine's failures; the service maps them onto problem responses. */
 export type RuleErrorCode =
   | 'RULE_UNKNOWN_CONDITION'
@@ -11,7 +13,10 @@ export type RuleErrorCode =
   | 'RULE_REFERENCE_DEPTH'
   | 'RULE_REFERENCE_LIMIT';
 
-/** A rule that cannot be compiled or evaluated; `pointer` is the JSON pointer of the node at fault. */
+/**
+ * A refusal thrown inside the engine to leave a deep walk early; private. The public functions
+ * catch it and return it as a `RuleFailure` (see `refusalOf`); `pointer` is the node at fault.
+ */
 export class RuleError extends Error {
   readonly code: RuleErrorCode;
   readonly pointer: string;
@@ -28,5 +33,20 @@ export class RuleError extends Error {
     this.code = code;
     this.pointer = pointer;
     this.details = details;
+  }
+}
+
+/** The failure a caught refusal stands for; anything else caught is a bug and is thrown on. */
+export function refusalOf(error: unknown): RuleFailure {
+  if (!(error instanceof RuleError)) throw error;
+  return fail(error.code, error.message, error.pointer, error.details);
+}
+
+/** Runs `compute` at a public door: its value, or the refusal it threw as a failure. */
+export function attempt<T>(compute: () => T): RuleResult<T> {
+  try {
+    return ok(compute());
+  } catch (error) {
+    return refusalOf(error);
   }
 }

@@ -1,22 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RuleError } from './errors.ts';
+import { failureOf, successValue } from '../test-support/results.ts';
 import { importCondition, normalizeCondition } from './import.ts';
+import type { RuleFailure } from './result.ts';
 import { type ConditionTree, isReference } from './tree.ts';
 
-/** Runs `run`, expecting a RuleError; returns it. */
-function failure(run: () => unknown): RuleError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof RuleError) return error;
-    throw error;
-  }
-  throw new Error('expected a RuleError');
-}
+/** The tree imported; a refusal fails the test. */
+const imported = (source: unknown): ConditionTree => successValue(importCondition(source));
+/** The tree normalized; a refusal fails the test. */
+const normalized = (tree: ConditionTree): ConditionTree => successValue(normalizeCondition(tree));
 
-function rejects(source: unknown, code: string, pointer: string): RuleError {
-  const error = failure(() => importCondition(source));
+function rejects(source: unknown, code: string, pointer: string): RuleFailure {
+  const error = failureOf(importCondition(source));
   expect({ code: error.code, pointer: error.pointer }).toEqual({ code, pointer });
   return error;
 }
@@ -71,13 +66,11 @@ const orAnd = (leaf: ConditionTree): ConditionTree => ({
 
 describe('importCondition: the reference fixtures', () => {
   it('reads the flat fixture (§2a)', () => {
-    expect(importCondition(FLAT_FIXTURE)).toEqual(
-      orAnd({ type: 'customerIsGuest', value: { isGuest: true } }),
-    );
+    expect(imported(FLAT_FIXTURE)).toEqual(orAnd({ type: 'customerIsGuest', value: { isGuest: true } }));
   });
 
   it('reads the nested fixture (§2b)', () => {
-    expect(importCondition(NESTED_FIXTURE)).toEqual(
+    expect(imported(NESTED_FIXTURE)).toEqual(
       orAnd({ type: 'paymentMethod', value: { operator: '=', paymentMethodIds: [] } }),
     );
   });
@@ -107,12 +100,12 @@ describe('importCondition: the reference fixtures', () => {
         { type: 'orContainer', parentId: null, id: 'or', position: 0 },
       ],
     };
-    expect(importCondition(flatAsNested)).toEqual(importCondition(FLAT_FIXTURE));
-    expect(importCondition(nestedAsFlat)).toEqual(importCondition(NESTED_FIXTURE));
+    expect(imported(flatAsNested)).toEqual(imported(FLAT_FIXTURE));
+    expect(imported(nestedAsFlat)).toEqual(imported(NESTED_FIXTURE));
     // The bare list and the single node read as the rule object does.
-    expect(importCondition(FLAT_FIXTURE.conditions)).toEqual(importCondition(FLAT_FIXTURE));
-    expect(importCondition(NESTED_FIXTURE.conditions[0])).toEqual(importCondition(NESTED_FIXTURE));
-    expect(importCondition(NESTED_FIXTURE.conditions)).toEqual(importCondition(NESTED_FIXTURE));
+    expect(imported(FLAT_FIXTURE.conditions)).toEqual(imported(FLAT_FIXTURE));
+    expect(imported(NESTED_FIXTURE.conditions[0])).toEqual(imported(NESTED_FIXTURE));
+    expect(imported(NESTED_FIXTURE.conditions)).toEqual(imported(NESTED_FIXTURE));
   });
 
   it('reads the CheckoutControllerTest shape (flat, the salesChannel leaf)', () => {
@@ -126,7 +119,7 @@ describe('importCondition: the reference fixtures', () => {
       { id: 'or', type: 'orContainer', ruleId: 'rule-1' },
       { id: 'and', type: 'andContainer', parentId: 'or', ruleId: 'rule-1' },
     ];
-    expect(importCondition({ conditions })).toEqual(
+    expect(imported({ conditions })).toEqual(
       orAnd({ type: 'salesChannel', value: { operator: '!=', salesChannelIds: ['sc'] } }),
     );
   });
@@ -141,9 +134,9 @@ describe('importCondition: rows and nesting', () => {
       { id: 'b', type: 'salesChannel', parentId: 'root', position: 1, value: { operator: '=', n: 'b' } },
       { id: 'z', type: 'salesChannel', parentId: 'root', value: { operator: '=', n: 'z' } },
     ];
-    const tree = importCondition(rows) as unknown as { children: { value: { n: string } }[] };
+    const tree = imported(rows) as unknown as { children: { value: { n: string } }[] };
     expect(tree.children.map((child) => child.value.n)).toEqual(['z', 'a', 'b', 'c']);
-    const nested = importCondition({
+    const nested = imported({
       type: 'andContainer',
       children: [
         { type: 'alwaysValid', position: 5 },
@@ -166,19 +159,19 @@ describe('importCondition: rows and nesting', () => {
       { id: 'b', type: 'currency', position: 1, value: { operator: '=' } },
       { id: 'a', type: 'alwaysValid', position: 0 },
     ];
-    expect(importCondition({ conditions: rows })).toEqual({
+    expect(imported({ conditions: rows })).toEqual({
       type: 'andContainer',
       children: [{ type: 'alwaysValid' }, { type: 'currency', value: { operator: '=' } }],
     });
-    expect(importCondition({ conditions: [] })).toEqual({ type: 'andContainer' });
-    expect(importCondition([])).toEqual({ type: 'andContainer' });
+    expect(imported({ conditions: [] })).toEqual({ type: 'andContainer' });
+    expect(imported([])).toEqual({ type: 'andContainer' });
     // A single top-level node is the tree itself.
-    expect(importCondition([{ type: 'alwaysValid' }])).toEqual({ type: 'alwaysValid' });
+    expect(imported([{ type: 'alwaysValid' }])).toEqual({ type: 'alwaysValid' });
   });
 
   it('drops ids, positions and null-valued keys; omits an empty value and empty children', () => {
     expect(
-      importCondition({
+      imported({
         id: 'x',
         parentId: null,
         position: 3,
@@ -206,7 +199,7 @@ describe('importCondition: rows and nesting', () => {
 
   it('keeps a `__proto__` key of a parsed value as a key', () => {
     const source = JSON.parse('{"type":"alwaysValid","value":{"__proto__":{"polluted":true}}}');
-    const tree = importCondition(source) as { value: Record<string, unknown> };
+    const tree = imported(source) as { value: Record<string, unknown> };
     expect(Object.keys(tree.value)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(tree.value)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -217,34 +210,32 @@ describe('importCondition: rows and nesting', () => {
       { id: 'or', type: 'orContainer', children: [{ id: 'and', type: 'andContainer', parentId: 'or' }] },
       { id: 'leaf', type: 'alwaysValid', parentId: 'and' },
     ];
-    expect(importCondition(source)).toEqual(orAnd({ type: 'alwaysValid' }));
+    expect(imported(source)).toEqual(orAnd({ type: 'alwaysValid' }));
   });
 
   it('reads rule references in every form', () => {
     const reference = { type: 'ruleReference', ruleId: 'r-1' };
-    expect(importCondition(reference)).toEqual(reference);
-    expect(importCondition([{ id: 'a', type: 'ruleReference', ruleId: 'r-1', value: {} }])).toEqual(
-      reference,
-    );
-    expect(importCondition({ _name: 'ruleReference', ruleId: 'r-1' })).toEqual(reference);
-    expect(importCondition({ type: 'notContainer', children: [reference] })).toEqual({
+    expect(imported(reference)).toEqual(reference);
+    expect(imported([{ id: 'a', type: 'ruleReference', ruleId: 'r-1', value: {} }])).toEqual(reference);
+    expect(imported({ _name: 'ruleReference', ruleId: 'r-1' })).toEqual(reference);
+    expect(imported({ type: 'notContainer', children: [reference] })).toEqual({
       type: 'notContainer',
       children: [reference],
     });
   });
 
   it('imports disabled conditions (validation flags them)', () => {
-    expect(importCondition({ type: 'scriptRule', value: { script: 'x' } })).toEqual({
+    expect(imported({ type: 'scriptRule', value: { script: 'x' } })).toEqual({
       type: 'scriptRule',
       value: { script: 'x' },
     });
-    expect(importCondition({ _name: 'unknown_condition' })).toEqual({ type: 'unknown_condition' });
+    expect(imported({ _name: 'unknown_condition' })).toEqual({ type: 'unknown_condition' });
   });
 });
 
 describe('importCondition: the serialized form', () => {
   it('reads the FieldSerializerTest example', () => {
-    expect(importCondition({ _name: 'andContainer', rules: [] })).toEqual({ type: 'andContainer' });
+    expect(imported({ _name: 'andContainer', rules: [] })).toEqual({ type: 'andContainer' });
   });
 
   it('reads children under rules, drops _name, _class, extensions and nulls', () => {
@@ -262,7 +253,7 @@ describe('importCondition: the serialized form', () => {
         { _name: 'notContainer', rules: [{ _name: 'customerIsGuest', isGuest: true, unused: null }] },
       ],
     };
-    expect(importCondition(source)).toEqual({
+    expect(imported(source)).toEqual({
       type: 'orContainer',
       children: [
         { type: 'cartLineItemOfType', value: { lineItemType: 'product', operator: '=' } },
@@ -272,19 +263,20 @@ describe('importCondition: the serialized form', () => {
   });
 
   it('keeps properties named like node keys (`type`, `id`) as values', () => {
-    expect(
-      importCondition({ _name: 'cartLineItemPurchasePrice', operator: '>', type: 'gross', amount: 5 }),
-    ).toEqual({ type: 'cartLineItemPurchasePrice', value: { operator: '>', type: 'gross', amount: 5 } });
-    expect(
-      importCondition({ _name: 'cartLineItemWithQuantity', id: 'p', operator: '=', quantity: 2 }),
-    ).toEqual({ type: 'cartLineItemWithQuantity', value: { id: 'p', operator: '=', quantity: 2 } });
+    expect(imported({ _name: 'cartLineItemPurchasePrice', operator: '>', type: 'gross', amount: 5 })).toEqual(
+      { type: 'cartLineItemPurchasePrice', value: { operator: '>', type: 'gross', amount: 5 } },
+    );
+    expect(imported({ _name: 'cartLineItemWithQuantity', id: 'p', operator: '=', quantity: 2 })).toEqual({
+      type: 'cartLineItemWithQuantity',
+      value: { id: 'p', operator: '=', quantity: 2 },
+    });
   });
 
   it('reads a filtering condition’s `filter` and the wrapper’s `container` as children', () => {
     const leaf = { _name: 'cartLineItemOfType', lineItemType: 'product', operator: '=' };
     const native = { type: 'cartLineItemOfType', value: { lineItemType: 'product', operator: '=' } };
     expect(
-      importCondition({
+      imported({
         _name: 'cartGoodsCount',
         operator: '>=',
         count: 2,
@@ -292,9 +284,9 @@ describe('importCondition: the serialized form', () => {
       }),
     ).toEqual({ type: 'cartGoodsCount', value: { operator: '>=', count: 2 }, children: [native, native] });
     expect(
-      importCondition({ _name: 'cartLineItemWrapper', container: { _name: 'orContainer', rules: [leaf] } }),
+      imported({ _name: 'cartLineItemWrapper', container: { _name: 'orContainer', rules: [leaf] } }),
     ).toEqual({ type: 'cartLineItemWrapper', children: [{ type: 'orContainer', children: [native] }] });
-    expect(importCondition({ _name: 'cartGoodsPrice', operator: '<', amount: 3, filter: null })).toEqual({
+    expect(imported({ _name: 'cartGoodsPrice', operator: '<', amount: 3, filter: null })).toEqual({
       type: 'cartGoodsPrice',
       value: { operator: '<', amount: 3 },
     });
@@ -363,7 +355,7 @@ describe('importCondition: rejections', () => {
       'RULE_INVALID_TREE',
       '/1/parentId',
     );
-    expect(error.message).toContain('cycle');
+    expect(error.detail).toContain('cycle');
     expect([...(error.details.ids as string[])].sort()).toEqual(['a', 'b', 'c']);
     // Through a nested node: row b hangs below a's nested child n, and a below b.
     rejects(
@@ -385,7 +377,7 @@ describe('importCondition: rejections', () => {
           parentId: `r${(index + 1) % length}`,
         }));
         const rotated = [...rows.slice(turn % length), ...rows.slice(0, turn % length)];
-        const error = failure(() => importCondition([{ type: 'alwaysValid' }, ...rotated]));
+        const error = failureOf(importCondition([{ type: 'alwaysValid' }, ...rotated]));
         expect(error.code).toBe('RULE_INVALID_TREE');
         expect(error.pointer).toBe('/1/parentId');
         expect(error.details.ids as string[]).toHaveLength(length);
@@ -454,9 +446,9 @@ describe('importCondition: rejections', () => {
       for (let level = 1; level < depth; level += 1) node = { type: 'notContainer', children: [node] };
       return node;
     };
-    expect(() => importCondition(chain(32))).not.toThrow();
+    expect(importCondition(chain(32)).ok).toBe(true);
     rejects(chain(33), 'RULE_INVALID_TREE', `${'/children/0'.repeat(32)}`);
-    expect(failure(() => importCondition(chain(100_000))).code).toBe('RULE_INVALID_TREE');
+    expect(failureOf(importCondition(chain(100_000))).code).toBe('RULE_INVALID_TREE');
     // Rows: a chain of parentIds as deep, and two roots of depth 32 (wrapped: 33).
     const rows = (depth: number, prefix: string) =>
       Array.from({ length: depth }, (_, index) => ({
@@ -464,14 +456,14 @@ describe('importCondition: rejections', () => {
         type: index === depth - 1 ? 'alwaysValid' : 'andContainer',
         parentId: index === 0 ? null : `${prefix}${index - 1}`,
       }));
-    expect(() => importCondition(rows(32, 'a'))).not.toThrow();
+    expect(importCondition(rows(32, 'a')).ok).toBe(true);
     rejects(rows(33, 'a'), 'RULE_INVALID_TREE', '/32');
-    expect(failure(() => importCondition([...rows(32, 'a'), ...rows(32, 'b')])).pointer).toBe('/31');
+    expect(failureOf(importCondition([...rows(32, 'a'), ...rows(32, 'b')])).pointer).toBe('/31');
     const wide = (count: number) => ({
       type: 'andContainer',
       children: Array.from({ length: count - 1 }, () => ({ type: 'alwaysValid' })),
     });
-    expect(() => importCondition(wide(1000))).not.toThrow();
+    expect(importCondition(wide(1000)).ok).toBe(true);
     rejects(wide(1001), 'RULE_INVALID_TREE', '/children/999');
   });
 });
@@ -569,12 +561,12 @@ describe('importCondition: generated trees', () => {
   it('reads the rows, nested and serialized forms of a tree as its normal form', () => {
     fc.assert(
       fc.property(treeArb, fc.nat(), (tree, seed) => {
-        const normal = normalizeCondition(tree as ConditionTree);
-        expect(importCondition(tree)).toEqual(normal);
-        expect(importCondition(toRows(tree, seed))).toEqual(normal);
-        expect(importCondition({ conditions: toRows(tree, seed) })).toEqual(normal);
-        expect(importCondition(toNested(tree))).toEqual(normal);
-        expect(importCondition(toSerialized(tree))).toEqual(normal);
+        const normal = normalized(tree as ConditionTree);
+        expect(imported(tree)).toEqual(normal);
+        expect(imported(toRows(tree, seed))).toEqual(normal);
+        expect(imported({ conditions: toRows(tree, seed) })).toEqual(normal);
+        expect(imported(toNested(tree))).toEqual(normal);
+        expect(imported(toSerialized(tree))).toEqual(normal);
       }),
     );
   });
@@ -582,10 +574,10 @@ describe('importCondition: generated trees', () => {
   it('normalize(import(x)) is import(x), and normalize is idempotent', () => {
     fc.assert(
       fc.property(treeArb, (tree) => {
-        const imported = importCondition(tree);
-        expect(normalizeCondition(imported)).toEqual(imported);
-        const once = normalizeCondition(tree as ConditionTree);
-        expect(normalizeCondition(once)).toEqual(once);
+        const once = imported(tree);
+        expect(normalized(once)).toEqual(once);
+        const normal = normalized(tree as ConditionTree);
+        expect(normalized(normal)).toEqual(normal);
       }),
     );
   });
@@ -607,7 +599,7 @@ describe('importCondition: generated trees', () => {
           if ('children' in node) expect(node.children!.length).toBeGreaterThan(0);
           for (const child of node.children ?? []) visit(child);
         };
-        visit(importCondition(tree));
+        visit(imported(tree));
       }),
     );
   });
@@ -625,10 +617,10 @@ describe('importCondition: generated trees', () => {
         );
         const expected = {
           type: 'andContainer',
-          children: trees.map((tree) => normalizeCondition(tree as ConditionTree)),
+          children: trees.map((tree) => normalized(tree as ConditionTree)),
         };
-        expect(importCondition(shuffle(rows, seed + 1))).toEqual(expected);
-        expect(importCondition(trees)).toEqual(expected);
+        expect(imported(shuffle(rows, seed + 1))).toEqual(expected);
+        expect(imported(trees)).toEqual(expected);
       }),
     );
   });
@@ -636,16 +628,14 @@ describe('importCondition: generated trees', () => {
 
 describe('normalizeCondition', () => {
   it('leaves the catalog to validation but rejects what is no tree', () => {
-    expect(normalizeCondition({ type: 'notInTheCatalog', value: { a: null } })).toEqual({
+    expect(normalized({ type: 'notInTheCatalog', value: { a: null } })).toEqual({
       type: 'notInTheCatalog',
     });
-    expect(failure(() => normalizeCondition(null as unknown as ConditionTree)).code).toBe(
-      'RULE_INVALID_TREE',
-    );
+    expect(failureOf(normalizeCondition(null as unknown as ConditionTree)).code).toBe('RULE_INVALID_TREE');
     expect(
-      failure(() => normalizeCondition({ type: 'andContainer', children: [5 as unknown as ConditionTree] }))
+      failureOf(normalizeCondition({ type: 'andContainer', children: [5 as unknown as ConditionTree] }))
         .pointer,
     ).toBe('/children/0');
-    expect(failure(() => normalizeCondition({ type: 'ruleReference', ruleId: '' })).pointer).toBe('/ruleId');
+    expect(failureOf(normalizeCondition({ type: 'ruleReference', ruleId: '' })).pointer).toBe('/ruleId');
   });
 });

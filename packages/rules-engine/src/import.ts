@@ -1,5 +1,6 @@
 import { findCondition } from './catalog/catalog.ts';
-import { RuleError } from './errors.ts';
+import { attempt, RuleError } from './errors.ts';
+import type { RuleResult } from './result.ts';
 import type { ConditionTree } from './tree.ts';
 import { isPlainObject, pointerSegment, TREE_LIMITS } from './validate.ts';
 
@@ -22,29 +23,31 @@ import { isPlainObject, pointerSegment, TREE_LIMITS } from './validate.ts';
  * (the reference wraps a rule's top-level nodes in an `AndRule`; no nodes at all give the empty,
  * always-true `andContainer`). Nothing else is rewritten.
  *
- * Import rejects what cannot form a tree (RULE_INVALID_TREE: a non-object node, a `parentId`
+ * Import refuses what cannot form a tree (RULE_INVALID_TREE: a non-object node, a `parentId`
  * naming no row, a parent cycle, a duplicate id, a tree beyond `TREE_LIMITS`) and unknown
  * condition types (RULE_UNKNOWN_CONDITION), with the JSON pointer into the source. Disabled
  * conditions are known and import; `validateCondition` flags them, and their values, before saving.
  */
-export function importCondition(source: unknown): ConditionTree {
-  const reader = new Reader();
-  for (const [item, pointer] of topLevel(source)) reader.top.push(reader.collect(item, pointer, 1, null));
-  reader.link();
-  const roots = sortByPosition(reader.top.filter((entry) => entry.parentId === null));
-  if (roots.length === 1) return reader.build(roots[0]!, 1);
-  const builder = { nodes: 1 };
-  const children = roots.map((root) => reader.build(root, 2, builder));
-  return children.length === 0 ? { type: 'andContainer' } : { type: 'andContainer', children };
+export function importCondition(source: unknown): RuleResult<ConditionTree> {
+  return attempt((): ConditionTree => {
+    const reader = new Reader();
+    for (const [item, pointer] of topLevel(source)) reader.top.push(reader.collect(item, pointer, 1, null));
+    reader.link();
+    const roots = sortByPosition(reader.top.filter((entry) => entry.parentId === null));
+    if (roots.length === 1) return reader.build(roots[0]!, 1);
+    const builder = { nodes: 1 };
+    const children = roots.map((root) => reader.build(root, 2, builder));
+    return children.length === 0 ? { type: 'andContainer' } : { type: 'andContainer', children };
+  });
 }
 
 /**
  * The normal form of a native tree: null-valued and `_name` keys of `value` dropped, empty
  * `value`/`children` omitted, keys other than `type`, `value`, `children` (`ruleId` for a
  * reference) dropped. Structural only: it does not consult the catalog (see `validateCondition`).
- * Idempotent; throws RULE_INVALID_TREE for what is no tree or exceeds `TREE_LIMITS`.
+ * Idempotent; refuses (RULE_INVALID_TREE) what is no tree or exceeds `TREE_LIMITS`.
  */
-export function normalizeCondition(tree: ConditionTree): ConditionTree {
+export function normalizeCondition(tree: ConditionTree): RuleResult<ConditionTree> {
   let nodes = 0;
   const walk = (node: unknown, pointer: string, depth: number): ConditionTree => {
     nodes += 1;
@@ -68,7 +71,7 @@ export function normalizeCondition(tree: ConditionTree): ConditionTree {
     );
     return shape(type, value, children);
   };
-  return walk(tree, '', 1);
+  return attempt(() => walk(tree, '', 1));
 }
 
 function invalid(pointer: string, message: string, details: Record<string, unknown> = {}): RuleError {

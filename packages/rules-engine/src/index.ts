@@ -45,11 +45,12 @@ export {
   type ScopeNeed,
   type TraceNode,
 } from './engine/compile.ts';
-export { RuleError, type RuleErrorCode } from './errors.ts';
+export type { RuleErrorCode } from './errors.ts';
 export type * from './facts.ts';
 export { NON_PRODUCT_ITEM_TYPES } from './facts.ts';
 export { buildFacts, FactsSchema } from './facts-schema.ts';
 export { importCondition, normalizeCondition } from './import.ts';
+export type { RuleFailure, RuleResult } from './result.ts';
 export {
   type ConditionNode,
   type ConditionTree,

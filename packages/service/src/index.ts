@@ -1,3 +1,14 @@
+export { createToken, type NewToken, revokeTokenOf, type TokenView, tokenView } from './access/tokens.ts';
+export { type CartView, factsOfCart, openCartOf, viewCart } from './carts/cart.ts';
+export { cartFacts } from './carts/facts.ts';
+export { type CartPricing, type CartProblem, priceStoredCart } from './carts/pricing.ts';
+export { checkout, type OrderPlacedPayload } from './checkout/checkout.ts';
+export { openStoreContext, resolveStoreContext, revokeCustomerContexts } from './customers/contexts.ts';
+export { createDocument, type DocumentType } from './documents/create.ts';
+export { setDownloadAccess } from './downloads/access.ts';
+export { type ExecutorOptions, runDueJobs } from './flows/executor.ts';
+export { flowMatchingProjection } from './flows/matching.ts';
+export type { ActionContext, ActionHandler, FlowActor, FlowSubject } from './flows/model.ts';
 export {
   actorOf,
   authenticate,
@@ -7,21 +18,17 @@ export {
   issueChannelKey,
   issueToken,
   type Principal,
+  type Storefront,
   type TokenKind,
-} from './auth.ts';
-export { type BlobContent, type BlobStore, databaseBlobStore, type StoredBlob } from './blob-store.ts';
-export { type CartView, factsOfCart, openCartOf, viewCart } from './carts/cart.ts';
-export { checkout, type OrderPlacedPayload } from './carts/checkout.ts';
-export { cartFacts } from './carts/facts.ts';
-export { type CartPricing, type CartProblem, priceStoredCart } from './carts/pricing.ts';
-export { createDocument, type DocumentType } from './documents/create.ts';
+} from './kernel/auth.ts';
+export { type BlobContent, type BlobStore, databaseBlobStore, type StoredBlob } from './kernel/blob-store.ts';
 export {
   type EnvEntries,
   EnvironmentError,
   integerVariable,
   readEnvironment,
   storageEnvironment,
-} from './environment.ts';
+} from './kernel/environment.ts';
 export {
   type ErrorCode,
   errorStatus,
@@ -32,34 +39,16 @@ export {
   ok,
   type Result,
   type Success,
-} from './errors.ts';
-export { type Actor, recordEvent } from './events.ts';
-export { type ExecutorOptions, runDueJobs } from './flows/executor.ts';
-export { flowMatchingProjection } from './flows/matching.ts';
-export type { ActionContext, ActionHandler, FlowActor, FlowSubject } from './flows/model.ts';
+} from './kernel/errors.ts';
+export { type Actor, recordEvent } from './kernel/events.ts';
+export { type IdSource, uuidV7Ids } from './kernel/ids.ts';
 export {
   type JsonSchema,
   jsonSchemaOf,
   operationInputSchema,
   operationOutputSchema,
   staffInputSchema,
-} from './json-schema.ts';
-export { setDownloadAccess } from './operations/downloads.ts';
-export { findOperation, operations } from './operations/index.ts';
-export { type TransitionRequest, transitionOrder } from './orders/transitions.ts';
-export { customerHistoryProjection } from './outbox/customer-history.ts';
-export {
-  type ConsumeOptions,
-  type ConsumeReport,
-  consumeOnce,
-  eventStatisticsProjection,
-  PROCESS_ROLES,
-  type ProcessRole,
-  type Projection,
-  projections,
-  releaseLeases,
-  type WorkerRole,
-} from './outbox/projections.ts';
+} from './kernel/json-schema.ts';
 export {
   effectivePermissions,
   PERMISSIONS,
@@ -67,8 +56,17 @@ export {
   ROLES,
   Role,
   rolePermissions,
-} from './permissions.ts';
-export { type Problem, problemOf, problemResponse } from './problem.ts';
+} from './kernel/permissions.ts';
+export { type Problem, problemOf, problemResponse } from './kernel/problem.ts';
+export {
+  PROCESS_ROLES,
+  type ProcessRole,
+  type Round,
+  type RoundOptions,
+  type Runner,
+  type WorkerLogLine,
+  type WorkerRole,
+} from './kernel/process-roles.ts';
 export {
   type AnyOperation,
   defineOperation,
@@ -82,18 +80,25 @@ export {
   type OperationContext,
   permissionOf,
   STAFF_STORE_INPUT,
-  type Storefront,
   type StoreOperation,
   type StoreOperationContext,
-} from './registry.ts';
+} from './kernel/registry.ts';
 export {
   type Clock,
   createServices,
-  type IdSource,
   type Services,
   systemClock,
-  uuidV7Ids,
-} from './services.ts';
+} from './kernel/services.ts';
+export { findOperation, operations } from './operations.ts';
+export { type TransitionRequest, transitionOrder } from './orders/transitions.ts';
+export { customerHistoryProjection } from './outbox/customer-history.ts';
+export {
+  type ConsumeOptions,
+  type ConsumeReport,
+  consumeOnce,
+  eventStatisticsProjection,
+  type Projection,
+} from './outbox/projections.ts';
 export {
   type CreatedShop,
   createDemoShopIfEmpty,
@@ -103,12 +108,18 @@ export {
   type NewShop,
   type ShopView,
   shopView,
-} from './shops.ts';
+} from './shop/shops.ts';
 export {
   NATIVE_CUSTOMER_GROUPS,
   STARTER_DEFINITIONS,
   type StarterDefinition,
-} from './starter/definitions.ts';
-export { type BackfillReport, backfillStarters, provisionStarters } from './starter/provision.ts';
-export { openStoreContext, resolveStoreContext, revokeCustomerContexts } from './store-context.ts';
-export { createToken, type NewToken, revokeTokenOf, type TokenView, tokenView } from './tokens.ts';
+} from './shop/starter-definitions.ts';
+export { type BackfillReport, backfillStarters, provisionStarters } from './shop/starter-provision.ts';
+export {
+  flowRunner,
+  projectionRunner,
+  projections,
+  releaseLeases,
+  runners,
+  type ServiceRunner,
+} from './workers.ts';

@@ -1,5 +1,5 @@
-import type { AnyOperation } from '../registry.ts';
-import { accountOperations } from './account.ts';
+import { addMember, listShopMembers, removeMember } from './access/members.operations.ts';
+import { createShopToken, listShopTokens, revokeShopToken } from './access/operations.ts';
 import {
   deleteAutomationDefinition,
   explainRule,
@@ -9,37 +9,37 @@ import {
   previewRule,
   readAutomationCatalog,
   saveAutomationDefinition,
-} from './automation.ts';
-import { basisResourceOperations } from './basis.ts';
+} from './automation/operations.ts';
 import {
   addCartLine,
   getCart,
-  placeCheckout,
   removeCartLine,
   updateCartChoices,
   updateCartLine,
-} from './cart.ts';
-import { catalogOperations } from './catalog.ts';
-import { channelOperations } from './channels.ts';
-import { commerceMethodOperations } from './commerce-methods.ts';
-import { companyOperations } from './company.ts';
-import { customerOperations } from './customers.ts';
-import { documentOperations } from './documents.ts';
-import { downloadOperations } from './downloads.ts';
-import { describeEventProcessing, listShopEvents } from './events.ts';
-import { listExecutions, resolveExecution } from './executions.ts';
-import { addMember, listShopMembers, removeMember } from './members.ts';
+} from './carts/operations.ts';
+import { catalogOperations } from './catalog/operations.ts';
+import { getStoreProduct, listStoreProducts } from './catalog/store.operations.ts';
+import { channelOperations } from './channels/operations.ts';
+import { placeCheckout } from './checkout/operations.ts';
+import { accountOperations } from './customers/account.operations.ts';
+import { customerOperations } from './customers/operations.ts';
+import { documentOperations } from './documents/operations.ts';
+import { downloadOperations } from './downloads/operations.ts';
+import { listExecutions, resolveExecution } from './flows/operations.ts';
+import type { AnyOperation } from './kernel/registry.ts';
 import {
   addOrderNote,
   getShopOrder,
   listShopOrders,
   transitionShopOrder,
   updateShopOrder,
-} from './orders.ts';
-import { reviewOperations } from './reviews.ts';
-import { createShopSandbox, getShop } from './shop.ts';
-import { getStoreProduct, listStoreProducts } from './store-products.ts';
-import { createShopToken, listShopTokens, revokeShopToken } from './tokens.ts';
+} from './orders/operations.ts';
+import { describeEventProcessing, listShopEvents } from './outbox/operations.ts';
+import { reviewOperations } from './reviews/operations.ts';
+import { companyOperations } from './settings/company.operations.ts';
+import { commerceMethodOperations } from './settings/methods.operations.ts';
+import { basisResourceOperations } from './settings/operations.ts';
+import { createShopSandbox, getShop } from './shop/operations.ts';
 
 /** Every operation of the service: the HTTP routes, MCP tools and OpenAPI document come from here. */
 export const operations: readonly AnyOperation[] = [

@@ -10,9 +10,9 @@ import {
   updateCart,
 } from '@cartwright/repository';
 import { openCartOf } from './carts/cart.ts';
-import type { Services } from './services.ts';
-import { createShop } from './shops.ts';
-import { openStoreContext } from './store-context.ts';
+import { openStoreContext } from './customers/contexts.ts';
+import type { Services } from './kernel/services.ts';
+import { createShop } from './shop/shops.ts';
 
 // Fixtures for tests and benchmarks that need a shop able to sell: not used by the service itself.
 

@@ -10,7 +10,7 @@ import { createTestDatabase } from '@cartwright/repository/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factsOfCart, openCartOf, viewCart } from '../src/carts/cart.ts';
-import { checkout } from '../src/carts/checkout.ts';
+import { checkout } from '../src/checkout/checkout.ts';
 import { createServices, type Services } from '../src/index.ts';
 import { transitionOrder } from '../src/orders/transitions.ts';
 import { createSellableShop, readyVisitor, SELLABLE, type SellableShop } from '../src/testing.ts';

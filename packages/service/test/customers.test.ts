@@ -9,6 +9,7 @@ import {
 import { createTestDatabase } from '@cartwright/repository/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStoreContext, resolveStoreContext } from '../src/customers/contexts.ts';
 import { hashPassword, verifyPassword } from '../src/customers/passwords.ts';
 import {
   type CreatedShop,
@@ -24,7 +25,6 @@ import {
   type Services,
   type Storefront,
 } from '../src/index.ts';
-import { openStoreContext, resolveStoreContext } from '../src/store-context.ts';
 import { operationNamed, principalOf, successOf, testActor } from './principals.ts';
 
 let database: Database;

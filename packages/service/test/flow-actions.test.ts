@@ -14,21 +14,21 @@ import {
 import { createTestDatabase } from '@cartwright/repository/testing';
 import { ACTIONS } from '@cartwright/rules-engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// Straight from the modules: the service's index also loads the flow executor and its packages.
-import { authenticate, hashToken, type Principal } from '../src/auth.ts';
+import { createCatalogProduct } from '../src/catalog/operations.ts';
+import { openStoreContext } from '../src/customers/contexts.ts';
 import { createCustomer } from '../src/customers/customer.ts';
-import type { Result } from '../src/errors.ts';
-import type { Actor } from '../src/events.ts';
+import { createProductAsset } from '../src/downloads/operations.ts';
 import { ACTION_HANDLERS } from '../src/flows/actions.ts';
 import type { FlowActor, FlowSubject } from '../src/flows/model.ts';
-import { createCatalogProduct } from '../src/operations/catalog.ts';
-import { saveCompany } from '../src/operations/company.ts';
-import { createProductAsset } from '../src/operations/downloads.ts';
-import { addOrderNote, updateShopOrder } from '../src/operations/orders.ts';
-import { type AnyOperation, invokeOperation } from '../src/registry.ts';
-import { createServices, type Services } from '../src/services.ts';
-import { createShop } from '../src/shops.ts';
-import { openStoreContext } from '../src/store-context.ts';
+// Straight from the modules: the service's index also loads the flow executor and its packages.
+import { authenticate, hashToken, type Principal } from '../src/kernel/auth.ts';
+import type { Result } from '../src/kernel/errors.ts';
+import type { Actor } from '../src/kernel/events.ts';
+import { type AnyOperation, invokeOperation } from '../src/kernel/registry.ts';
+import { createServices, type Services } from '../src/kernel/services.ts';
+import { addOrderNote, updateShopOrder } from '../src/orders/operations.ts';
+import { saveCompany } from '../src/settings/company.operations.ts';
+import { createShop } from '../src/shop/shops.ts';
 import { insertTestOrder } from '../src/testing.ts';
 
 let database: Database;

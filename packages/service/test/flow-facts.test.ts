@@ -10,11 +10,11 @@ import {
 import { createTestDatabase } from '@cartwright/repository/testing';
 import { type ConditionTree, compileRule, type Facts } from '@cartwright/rules-engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkout } from '../src/carts/checkout.ts';
+import { checkout } from '../src/checkout/checkout.ts';
 import { createDocument } from '../src/documents/create.ts';
 import { orderFacts } from '../src/flows/facts.ts';
-import { createServices, type Services } from '../src/services.ts';
-import { NATIVE_CUSTOMER_GROUPS } from '../src/starter/definitions.ts';
+import { createServices, type Services } from '../src/kernel/services.ts';
+import { NATIVE_CUSTOMER_GROUPS } from '../src/shop/starter-definitions.ts';
 import {
   createSellableShop,
   insertTestOrder,
@@ -42,7 +42,11 @@ const factsOf = (orderId: string, tenantId = shop.tenantId) =>
   database.transaction((tx) => orderFacts(tx, services, tenantId, orderId));
 
 function holds(condition: ConditionTree, facts: Facts): boolean {
-  return compileRule(condition).evaluate(facts);
+  const compiled = compileRule(condition);
+  if (!compiled.ok) throw new Error(compiled.detail);
+  const decided = compiled.value.evaluate(facts);
+  if (!decided.ok) throw new Error(decided.detail);
+  return decided.value;
 }
 
 beforeAll(async () => {

@@ -10,14 +10,14 @@ import {
 import { createTestDatabase } from '@cartwright/repository/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticate, type Principal } from '../src/auth.ts';
-import { checkout } from '../src/carts/checkout.ts';
+import { createToken } from '../src/access/tokens.ts';
+import { checkout } from '../src/checkout/checkout.ts';
 import { runDueJobs } from '../src/flows/executor.ts';
 import { flowMatchingProjection } from '../src/flows/matching.ts';
 import { createServices, invokeOperation, operations, type Services } from '../src/index.ts';
+import { authenticate, type Principal } from '../src/kernel/auth.ts';
 import { consumeOnce } from '../src/outbox/projections.ts';
 import { createSellableShop, readyVisitor, SELLABLE, type SellableShop } from '../src/testing.ts';
-import { createToken } from '../src/tokens.ts';
 
 // Flows end to end inside the service: events become jobs (one per matching flow), jobs run step
 // by step with receipts, delays release the worker, a lost worker's action makes the job uncertain
@@ -387,8 +387,8 @@ describe('a batch of jobs', () => {
       ['failed', 'TRANSITION_REFUSED'],
     ]);
     const receipts = await database.rows<{ status: string; n: number }>(sql`
-      select r.status, count(*)::int as n from step_receipts r
-      join flow_jobs j on j.tenant_id = r.tenant_id and j.id = r.job_id
+      select r.status, count(*)::int as n from effect_receipts r
+      join flow_jobs j on j.tenant_id = r.tenant_id and j.id = r.scope_id
       where j.tenant_id = ${shop.tenantId} and j.flow_id in (${FLOW(20)}, ${FLOW(21)}, ${FLOW(22)})
       group by r.status order by r.status`);
     expect(receipts).toEqual([

@@ -26,7 +26,7 @@ describe('runCases', () => {
     );
   });
 
-  it('counts a RuleError as a failure with its message', () => {
+  it('counts a refusal as a failure with its code and detail', () => {
     const summary = runCases([
       line({
         condition: 'cartCartAmount',

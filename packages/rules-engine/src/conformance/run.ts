@@ -1,13 +1,12 @@
 import { compileRule } from '../engine/compile.ts';
-import { RuleError } from '../errors.ts';
 import { type ReferenceCase, translateCase } from './translate.ts';
 
 // Runs reference cases (lines of a `rule-cases.*.jsonl` file) through the engine. Pure: the caller
 // reads the file.
 
 /**
- * `pass`: the engine decided as the reference. `fail`: it decided otherwise, or rejected the rule
- * with a RuleError (the reference evaluated it). `error`: the case could not be run at all (not
+ * `pass`: the engine decided as the reference. `fail`: it decided otherwise, or refused the rule
+ * or its facts (the reference evaluated it). `error`: the case could not be run at all (not
  * JSON, no condition, an unexpected exception such as a missing evaluator).
  */
 export type CaseOutcome = 'pass' | 'fail' | 'error';
@@ -21,7 +20,7 @@ export interface CaseResult {
   /** What the engine decided; null when it did not decide. */
   readonly actual: boolean | null;
   readonly outcome: CaseOutcome;
-  /** The error's message, for `error` and RuleError failures. */
+  /** The error's message (`error`), or the refusal's code and detail (`fail` without a decision). */
   readonly message?: string;
   /** Fact keys the translation did not understand (see translateCase). */
   readonly unknownFacts: readonly string[];
@@ -79,16 +78,16 @@ export function runCase(text: string, line = 1): CaseResult {
   try {
     const translation = translateCase(testCase);
     unknownFacts = translation.unknownFacts;
-    const actual = compileRule(translation.tree).evaluate(translation.facts);
+    const compiled = compileRule(translation.tree);
+    const decision = compiled.ok ? compiled.value.evaluate(translation.facts) : compiled;
+    if (!decision.ok) {
+      const message = `${decision.code}: ${decision.detail}`;
+      return { ...base, actual: null, outcome: 'fail', message, unknownFacts };
+    }
+    const actual = decision.value;
     return { ...base, actual, outcome: actual === base.expected ? 'pass' : 'fail', unknownFacts };
   } catch (error) {
-    return {
-      ...base,
-      actual: null,
-      outcome: error instanceof RuleError ? 'fail' : 'error',
-      message: error instanceof RuleError ? `${error.code}: ${error.message}` : messageOf(error),
-      unknownFacts,
-    };
+    return { ...base, actual: null, outcome: 'error', message: messageOf(error), unknownFacts };
   }
 }
 

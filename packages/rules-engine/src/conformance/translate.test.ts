@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileRule } from '../engine/compile.ts';
+import { decide } from '../../test-support/results.ts';
 import {
   DEFAULT_NOW,
   parsePriceDefinition,
@@ -14,7 +14,7 @@ const translate = (facts: Record<string, unknown>, condition = 'alwaysValid', pa
 
 const evaluate = (condition: string, params: Record<string, unknown>, facts: Record<string, unknown>) => {
   const { tree, facts: translated } = translate(facts, condition, params);
-  return compileRule(tree).evaluate(translated);
+  return decide(tree, translated);
 };
 
 describe('the tree', () => {

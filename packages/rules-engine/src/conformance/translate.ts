@@ -60,7 +60,7 @@ export function translateCase(testCase: ReferenceCase): Translation {
 export function translateTree(type: unknown, params: unknown): ConditionTree {
   const { children, ...value }: Record<string, unknown> = isRecord(params) ? params : {};
   const node: { type: string; value: Record<string, unknown>; children?: ConditionTree[] } = {
-    // A non-text type is handed on as it is: the compiler rejects it with a RuleError.
+    // A non-text type is handed on as it is: the compiler refuses it (RULE_INVALID_TREE).
     type: type as string,
     value,
   };

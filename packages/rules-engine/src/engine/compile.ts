@@ -1,10 +1,12 @@
 import { findCondition } from '../catalog/catalog.ts';
 import type { ConditionDefinition } from '../catalog/model.ts';
-import { compareNumber } from '../compare.ts';
-import { RuleError } from '../errors.ts';
+import { numberMatches } from '../compare.ts';
+import { attempt, RuleError, refusalOf } from '../errors.ts';
 import { EVALUATORS } from '../evaluators/index.ts';
+import { cartLineItems, forEachItem, someItem } from '../evaluators/line-items.ts';
 import type { Evaluator, Value } from '../evaluators/model.ts';
 import { type Facts, type LineItemFacts, NON_PRODUCT_ITEM_TYPES } from '../facts.ts';
+import { decided, fail, ok, type RuleFailure, type RuleResult } from '../result.ts';
 import { type ConditionTree, isReference, type SavedRule, TREE_LIMITS } from '../tree.ts';
 
 /** The spec's limits on saved-rule references. */
@@ -29,15 +31,20 @@ export interface CompileOptions {
   readonly rules?: ReadonlyMap<string, SavedRule>;
 }
 
-/** A tree compiled once, to be evaluated many times. Evaluation is synchronous and pure. */
+/**
+ * A tree compiled once, to be evaluated many times. Evaluation is synchronous and pure; it refuses
+ * facts that lack a scope in `needs` (RULE_SCOPE_MISSING) and an operator a condition does not
+ * support where it is reached (RULE_INVALID_VALUE).
+ */
 export interface CompiledRule {
   /** The scopes evaluation needs, each with the pointer of the first node that needs it. */
   readonly needs: ReadonlyMap<ScopeNeed, string>;
   /** Every saved rule reached through references (transitively). */
   readonly referencedRuleIds: readonly string[];
-  evaluate(facts: Facts): boolean;
+  /** Whether the facts satisfy the condition (a decision allocates nothing). */
+  evaluate(facts: Facts): RuleResult<boolean>;
   /** Evaluates every node (no short-circuit) and returns what each decided. */
-  explain(facts: Facts): TraceNode;
+  explain(facts: Facts): RuleResult<TraceNode>;
 }
 
 /** `trace`, when given, receives the node's trace entry. */
@@ -86,19 +93,24 @@ function newContext(rules: ReadonlyMap<string, SavedRule>): Context {
   };
 }
 
-/** Compiles a condition tree; throws `RuleError` for unknown, disabled or malformed nodes and references. */
-export function compileRule(tree: ConditionTree, options: CompileOptions = {}): CompiledRule {
-  const context = newContext(options.rules ?? new Map());
-  const root = compileNode(tree, '', context, false);
-  return finish(root, context.needs, context.reach, context.epoch, true);
+/** Compiles a condition tree; refuses unknown, disabled or malformed nodes and references. */
+export function compileRule(tree: ConditionTree, options: CompileOptions = {}): RuleResult<CompiledRule> {
+  return attempt(() => {
+    const context = newContext(options.rules ?? new Map());
+    const root = compileNode(tree, '', context, false);
+    return finish(root, context.needs, context.reach, context.epoch, true);
+  });
 }
 
 /** Many saved rules compiled together: shared references compile once and run once per evaluation. */
 export interface CompiledRuleSet {
   /** Each rule compiled, or why it cannot be (the others still work). */
-  readonly rules: ReadonlyMap<string, CompiledRule | RuleError>;
-  /** Evaluates every compiled rule against one set of facts (a rule lacking a scope answers its error). */
-  evaluateAll(facts: Facts): Map<string, boolean | RuleError>;
+  readonly rules: ReadonlyMap<string, RuleResult<CompiledRule>>;
+  /**
+   * Evaluates every rule against one set of facts: a rule that did not compile answers its
+   * compile failure, one refusing these facts (a scope they lack) its evaluation failure.
+   */
+  evaluateAll(facts: Facts): Map<string, RuleResult<boolean>>;
 }
 
 /**
@@ -109,7 +121,7 @@ export function compileRuleSet(rules: readonly SavedRule[], options: CompileOpti
   const all = new Map(options.rules ?? []);
   for (const rule of rules) all.set(rule.id, rule);
   const context = newContext(all);
-  const compiled = new Map<string, CompiledRule | RuleError>();
+  const compiled = new Map<string, RuleResult<InternalCompiledRule>>();
   for (const rule of rules) {
     context.needs = new Map();
     context.reach = new Set();
@@ -122,10 +134,9 @@ export function compileRuleSet(rules: readonly SavedRule[], options: CompileOpti
         ? compileReference(rule.id, '', context)
         : compileNode(rule.condition, '', context, false);
       context.reach.delete(rule.id);
-      compiled.set(rule.id, finish(root, context.needs, context.reach, context.epoch, false));
+      compiled.set(rule.id, ok(finish(root, context.needs, context.reach, context.epoch, false)));
     } catch (error) {
-      if (!(error instanceof RuleError)) throw error;
-      compiled.set(rule.id, error);
+      compiled.set(rule.id, refusalOf(error));
     } finally {
       context.rootDepth = 0;
     }
@@ -134,18 +145,9 @@ export function compileRuleSet(rules: readonly SavedRule[], options: CompileOpti
     rules: compiled,
     evaluateAll(facts) {
       context.epoch.value += 1;
-      const results = new Map<string, boolean | RuleError>();
+      const results = new Map<string, RuleResult<boolean>>();
       for (const [id, rule] of compiled) {
-        if (rule instanceof RuleError) {
-          results.set(id, rule);
-          continue;
-        }
-        try {
-          results.set(id, (rule as InternalCompiledRule).evaluateInEpoch(facts));
-        } catch (error) {
-          if (!(error instanceof RuleError)) throw error;
-          results.set(id, error);
-        }
+        results.set(id, rule.ok ? rule.value.evaluateInEpoch(facts) : rule);
       }
       return results;
     },
@@ -154,7 +156,7 @@ export function compileRuleSet(rules: readonly SavedRule[], options: CompileOpti
 
 interface InternalCompiledRule extends CompiledRule {
   /** Evaluates within the current epoch (a rule set's one pass). */
-  evaluateInEpoch(facts: Facts): boolean;
+  evaluateInEpoch(facts: Facts): RuleResult<boolean>;
 }
 
 function finish(
@@ -167,18 +169,19 @@ function finish(
   const needsCart = needs.has('cart');
   const needsOrder = needs.has('order');
   const needsItem = needs.has('item');
-  const check = (facts: Facts): void => {
+  /** The first scope the facts lack, as a failure; null (nothing allocated) when they have all. */
+  const missingScope = (facts: Facts): RuleFailure | null => {
     const cart = facts.cart !== undefined;
     if (
       (!needsCart || cart) &&
       (!needsOrder || facts.order !== undefined) &&
       (!needsItem || cart || facts.lineItem !== undefined)
     ) {
-      return;
+      return null;
     }
     for (const [need, pointer] of needs) {
       if (!provides(facts, need)) {
-        throw new RuleError(
+        return fail(
           'RULE_SCOPE_MISSING',
           `The condition at ${pointer || '/'} needs the ${need === 'item' ? 'cart or line-item' : need} scope, which these facts do not provide.`,
           pointer,
@@ -186,10 +189,17 @@ function finish(
         );
       }
     }
+    return null;
   };
-  const evaluateInEpoch = (facts: Facts): boolean => {
-    check(facts);
-    return root(facts, facts.lineItem);
+  const evaluateInEpoch = (facts: Facts): RuleResult<boolean> => {
+    const missing = missingScope(facts);
+    if (missing !== null) return missing;
+    try {
+      return decided(root(facts, facts.lineItem));
+    } catch (error) {
+      // An operator the condition does not support, met where evaluation reached it.
+      return refusalOf(error);
+    }
   };
   return {
     needs,
@@ -200,10 +210,15 @@ function finish(
       return evaluateInEpoch(facts);
     },
     explain(facts) {
-      check(facts);
+      const missing = missingScope(facts);
+      if (missing !== null) return missing;
       const trace: TraceNode[] = [];
-      root(facts, facts.lineItem, trace);
-      return trace[0]!;
+      try {
+        root(facts, facts.lineItem, trace);
+      } catch (error) {
+        return refusalOf(error);
+      }
+      return ok(trace[0]!);
     },
   };
 }
@@ -298,28 +313,12 @@ function compileReference(ruleId: unknown, pointer: string, context: Context): R
     );
   }
   if (context.stack.length - context.rootDepth >= RULE_LIMITS.referenceDepth) {
-    throw new RuleError(
-      'RULE_REFERENCE_DEPTH',
-      `Rule references nest deeper than ${RULE_LIMITS.referenceDepth} levels.`,
-      pointer,
-      {
-        ruleId,
-        path: [...context.stack, ruleId],
-      },
-    );
+    throw tooDeep(ruleId, pointer, context);
   }
   const reference = context.compiled.get(ruleId) ?? compileSavedRule(ruleId, pointer, context);
   // A rule compiled earlier (shared) is as deep as when it compiled: checked where it is named.
   if (context.stack.length - context.rootDepth + reference.height > RULE_LIMITS.referenceDepth) {
-    throw new RuleError(
-      'RULE_REFERENCE_DEPTH',
-      `Rule references nest deeper than ${RULE_LIMITS.referenceDepth} levels.`,
-      pointer,
-      {
-        ruleId,
-        path: [...context.stack, ruleId],
-      },
-    );
+    throw tooDeep(ruleId, pointer, context);
   }
   context.height = Math.max(context.height, reference.height);
   // What the rule needs and reaches counts for the tree that references it, at the reference.
@@ -335,6 +334,15 @@ function compileReference(ruleId: unknown, pointer: string, context: Context): R
   }
   // A rule named twice (a diamond) shares its compiled code; its trace names the first reference.
   return reference.run;
+}
+
+function tooDeep(ruleId: string, pointer: string, context: Context): RuleError {
+  return new RuleError(
+    'RULE_REFERENCE_DEPTH',
+    `Rule references nest deeper than ${RULE_LIMITS.referenceDepth} levels.`,
+    pointer,
+    { ruleId, path: [...context.stack, ruleId] },
+  );
 }
 
 function compileSavedRule(ruleId: string, pointer: string, context: Context): CompiledReference {
@@ -433,46 +441,19 @@ function leaf(
   const readOf = (facts: Facts, item: LineItemFacts): unknown =>
     excluded(item) ? null : evaluator.read(item, facts, prepared);
   return (facts, item, trace) => {
-    const result = item !== undefined ? one(facts, item) : anyIn(facts, facts.cart?.lineItems ?? []);
+    const result = item !== undefined ? one(facts, item) : anyIn(facts, cartLineItems(facts));
     if (trace !== undefined) {
       let actual: unknown;
       if (item !== undefined) actual = readOf(facts, item);
       else {
         const each: unknown[] = [];
-        forEachItem(facts.cart?.lineItems ?? [], goodsOnly, (candidate) =>
-          each.push(readOf(facts, candidate)),
-        );
+        forEachItem(cartLineItems(facts), goodsOnly, (candidate) => each.push(readOf(facts, candidate)));
         actual = each;
       }
       trace.push({ pointer, type, result, actual });
     }
     return result;
   };
-}
-
-/** Whether any item (nested items included; goods only if asked) satisfies the predicate. */
-export function someItem(
-  items: readonly LineItemFacts[],
-  goodsOnly: boolean,
-  predicate: (item: LineItemFacts) => boolean,
-): boolean {
-  for (const item of items) {
-    if ((!goodsOnly || item.good) && predicate(item)) return true;
-    if (item.children.length > 0 && someItem(item.children, goodsOnly, predicate)) return true;
-  }
-  return false;
-}
-
-/** Visits every item, nested items included (goods only if asked), in cart order. */
-export function forEachItem(
-  items: readonly LineItemFacts[],
-  goodsOnly: boolean,
-  visit: (item: LineItemFacts) => void,
-): void {
-  for (const item of items) {
-    if (!goodsOnly || item.good) visit(item);
-    if (item.children.length > 0) forEachItem(item.children, goodsOnly, visit);
-  }
 }
 
 // Containers and the conditions that filter line items through child conditions.
@@ -571,8 +552,8 @@ function aggregate(
       (facts, item, childTrace) => {
         total = 0;
         if (item !== undefined) add(facts, item, childTrace);
-        else addAll(facts, facts.cart?.lineItems ?? [], childTrace);
-        return compareNumber(total, operator, expected);
+        else addAll(facts, cartLineItems(facts), childTrace);
+        return numberMatches(total, operator, expected);
       },
       () => total,
     );
@@ -626,7 +607,7 @@ const COMPOSITES: Readonly<Record<string, Composite>> = {
     const minimum = numberParam(input.value, 'minimumShouldMatch') ?? 0;
     return traced(input, (facts, item, childTrace) => {
       if (item !== undefined) return allOf(runs, facts, item, childTrace);
-      const all = facts.cart?.lineItems ?? [];
+      const all = cartLineItems(facts);
       if (all.length === 0) return false;
       const items: LineItemFacts[] = [];
       forEachItem(all, false, (candidate) => {
@@ -651,9 +632,7 @@ const COMPOSITES: Readonly<Record<string, Composite>> = {
     const runs = compileChildren(input, true);
     return traced(input, (facts, item, childTrace) => {
       if (item !== undefined) return allOf(runs, facts, item, childTrace);
-      return someItem(facts.cart?.lineItems ?? [], false, (candidate) =>
-        allOf(runs, facts, candidate, childTrace),
-      );
+      return someItem(cartLineItems(facts), false, (candidate) => allOf(runs, facts, candidate, childTrace));
     });
   },
   cartGoodsCount: aggregate('count', isGood, () => 1),

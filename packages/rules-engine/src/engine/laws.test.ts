@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FactsInput } from '../../test-support/facts.ts';
-import { RuleError } from '../errors.ts';
+import { failureOf, successValue } from '../../test-support/results.ts';
 import type { Facts } from '../facts.ts';
 import { buildFacts } from '../facts-schema.ts';
 import type { ConditionTree, SavedRule } from '../tree.ts';
@@ -58,19 +58,10 @@ const not = (child: ConditionTree): ConditionTree => ({ type: 'notContainer', ch
 const and = (...children: ConditionTree[]): ConditionTree => ({ type: 'andContainer', children });
 const or = (...children: ConditionTree[]): ConditionTree => ({ type: 'orContainer', children });
 const xor = (...children: ConditionTree[]): ConditionTree => ({ type: 'xorContainer', children });
+const compiled = (tree: ConditionTree, rules?: ReadonlyMap<string, SavedRule>) =>
+  successValue(compileRule(tree, rules === undefined ? {} : { rules }));
 const evaluate = (tree: ConditionTree, facts: Facts, rules?: ReadonlyMap<string, SavedRule>): boolean =>
-  compileRule(tree, rules === undefined ? {} : { rules }).evaluate(facts);
-
-/** Runs `run`, expecting a RuleError; returns it. */
-function failure(run: () => unknown): RuleError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof RuleError) return error;
-    throw error;
-  }
-  throw new Error('expected a RuleError');
-}
+  successValue(compiled(tree, rules).evaluate(facts));
 
 const saved = (id: string, condition: ConditionTree, active = true): [string, SavedRule] => [
   id,
@@ -145,9 +136,9 @@ describe('the container laws, over random trees and facts', () => {
   it('explain(x).result = evaluate(x), at every node of the trace', () => {
     fc.assert(
       fc.property(treeArb, factsArb, (x, facts) => {
-        const compiled = compileRule(x);
-        const trace = compiled.explain(facts);
-        expect(trace.result).toBe(compiled.evaluate(facts));
+        const rule = compiled(x);
+        const trace = successValue(rule.explain(facts));
+        expect(trace.result).toBe(successValue(rule.evaluate(facts)));
         expect(trace.pointer).toBe('');
         // Every traced node decided what that subtree decides on its own.
         const check = (node: TraceNode, subtree: ConditionTree): void => {
@@ -171,7 +162,7 @@ describe('the container laws, over random trees and facts', () => {
         const rules = new Map([saved('r', x)]);
         expect(evaluate(reference('r'), facts, rules)).toBe(evaluate(x, facts));
         expect(evaluate(not(reference('r')), facts, rules)).toBe(!evaluate(x, facts));
-        expect(compileRule(and(reference('r'), reference('r')), { rules }).referencedRuleIds).toEqual(['r']);
+        expect(compiled(and(reference('r'), reference('r')), rules).referencedRuleIds).toEqual(['r']);
       }),
     );
   });
@@ -194,7 +185,7 @@ describe('references', () => {
               return saved(`r${index}`, wrap ? or(filler, and(not(next))) : next);
             }),
           );
-          const error = failure(() => compileRule(reference('r0'), { rules }));
+          const error = failureOf(compileRule(reference('r0'), { rules }));
           expect(['RULE_REFERENCE_CYCLE', 'RULE_REFERENCE_DEPTH']).toContain(error.code);
           // Within the depth limit a cycle is reported as one.
           if (length <= RULE_LIMITS.referenceDepth) expect(error.code).toBe('RULE_REFERENCE_CYCLE');
@@ -206,7 +197,7 @@ describe('references', () => {
 
   it('rejects a rule that references itself', () => {
     const rules = new Map([saved('self', and({ type: 'alwaysValid' }, not(reference('self'))))]);
-    expect(failure(() => compileRule(reference('self'), { rules })).code).toBe('RULE_REFERENCE_CYCLE');
+    expect(failureOf(compileRule(reference('self'), { rules })).code).toBe('RULE_REFERENCE_CYCLE');
   });
 
   const chain = (depth: number): Map<string, SavedRule> =>
@@ -218,10 +209,10 @@ describe('references', () => {
 
   it('compiles a chain of 8 nested references and refuses 9', () => {
     expect(RULE_LIMITS.referenceDepth).toBe(8);
-    const eight = compileRule(reference('c1'), { rules: chain(8) });
-    expect(eight.evaluate(baseFacts())).toBe(true);
+    const eight = compiled(reference('c1'), chain(8));
+    expect(eight.evaluate(baseFacts())).toEqual({ ok: true, value: true });
     expect(eight.referencedRuleIds).toHaveLength(8);
-    const error = failure(() => compileRule(reference('c1'), { rules: chain(9) }));
+    const error = failureOf(compileRule(reference('c1'), { rules: chain(9) }));
     expect(error.code).toBe('RULE_REFERENCE_DEPTH');
   });
 
@@ -231,26 +222,26 @@ describe('references', () => {
       new Map(Array.from({ length: count }, (_, index) => saved(`s${index}`, { type: 'alwaysValid' })));
     const tree = (count: number) =>
       and(...Array.from({ length: count }, (_, index) => reference(`s${index}`)));
-    const hundred = compileRule(tree(100), { rules: rules(100) });
-    expect(hundred.evaluate(baseFacts())).toBe(true);
+    const hundred = compiled(tree(100), rules(100));
+    expect(hundred.evaluate(baseFacts())).toEqual({ ok: true, value: true });
     expect(hundred.referencedRuleIds).toHaveLength(100);
     // Referencing the same rules again does not count twice.
-    expect(() => compileRule(and(tree(100), tree(100)), { rules: rules(100) })).not.toThrow();
-    const error = failure(() => compileRule(tree(101), { rules: rules(101) }));
+    expect(compileRule(and(tree(100), tree(100)), { rules: rules(100) }).ok).toBe(true);
+    const error = failureOf(compileRule(tree(101), { rules: rules(101) }));
     expect(error.code).toBe('RULE_REFERENCE_LIMIT');
     expect(error.pointer).toBe('/children/100');
   });
 
   it('rejects a missing reference and an inactive one', () => {
-    const missing = failure(() => compileRule(or({ type: 'alwaysValid' }, reference('gone'))));
+    const missing = failureOf(compileRule(or({ type: 'alwaysValid' }, reference('gone'))));
     expect({ code: missing.code, pointer: missing.pointer }).toEqual({
       code: 'RULE_REFERENCE_MISSING',
       pointer: '/children/1',
     });
     const rules = new Map([saved('off', { type: 'alwaysValid' }, false), saved('on', reference('off'))]);
-    expect(failure(() => compileRule(reference('off'), { rules })).code).toBe('RULE_REFERENCE_DISABLED');
+    expect(failureOf(compileRule(reference('off'), { rules })).code).toBe('RULE_REFERENCE_DISABLED');
     // Through another rule too, reported at the reference written in the tree.
-    const nested = failure(() => compileRule(not(reference('on')), { rules }));
+    const nested = failureOf(compileRule(not(reference('on')), { rules }));
     expect({ code: nested.code, pointer: nested.pointer }).toEqual({
       code: 'RULE_REFERENCE_DISABLED',
       pointer: '/children/0',
@@ -262,24 +253,24 @@ describe('scopes', () => {
   const goodsBeneathNot = not({ type: 'cartGoodsCount', value: { operator: '>=', count: 1 } });
 
   it('a scope-needing condition beneath NOT needs its scope', () => {
-    const compiled = compileRule(goodsBeneathNot);
-    const error = failure(() => compiled.evaluate(baseFacts()));
+    const rule = compiled(goodsBeneathNot);
+    const error = failureOf(rule.evaluate(baseFacts()));
     expect({ code: error.code, pointer: error.pointer }).toEqual({
       code: 'RULE_SCOPE_MISSING',
       pointer: '/children/0',
     });
-    expect(failure(() => compiled.explain(baseFacts())).code).toBe('RULE_SCOPE_MISSING');
+    expect(failureOf(rule.explain(baseFacts())).code).toBe('RULE_SCOPE_MISSING');
     // With a cart it decides: not (at least one good).
-    expect(compiled.evaluate(baseFacts({ cart: { lineItems: [] } }))).toBe(true);
-    expect(compiled.evaluate(baseFacts({ cart: { lineItems: [{ type: 'product', good: true }] } }))).toBe(
-      false,
-    );
+    expect(successValue(rule.evaluate(baseFacts({ cart: { lineItems: [] } })))).toBe(true);
+    expect(
+      successValue(rule.evaluate(baseFacts({ cart: { lineItems: [{ type: 'product', good: true }] } }))),
+    ).toBe(false);
   });
 
   it('a scope need found through a reference counts too', () => {
     const rules = new Map([saved('goods', goodsBeneathNot)]);
-    const compiled = compileRule(or({ type: 'alwaysValid' }, reference('goods')), { rules });
-    // OR short-circuits, yet the missing scope is an error, not a silent true.
-    expect(failure(() => compiled.evaluate(baseFacts())).code).toBe('RULE_SCOPE_MISSING');
+    const rule = compiled(or({ type: 'alwaysValid' }, reference('goods')), rules);
+    // OR short-circuits, yet the missing scope is a failure, not a silent true.
+    expect(failureOf(rule.evaluate(baseFacts())).code).toBe('RULE_SCOPE_MISSING');
   });
 });

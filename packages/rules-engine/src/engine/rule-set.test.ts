@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RuleError } from '../errors.ts';
+import { decisionOf, failureOf, successValue } from '../../test-support/results.ts';
 import type { Facts } from '../facts.ts';
 import { buildFacts } from '../facts-schema.ts';
 import type { ConditionTree, SavedRule } from '../tree.ts';
@@ -28,14 +28,16 @@ describe('a compiled rule set', () => {
       rule('b', { type: 'notContainer', children: [ref('base')] }),
       rule('c', { type: 'andContainer', children: [ref('a'), ref('base')] }),
     ]);
-    expect(Object.fromEntries(set.evaluateAll(facts('web')))).toEqual({
+    const decisions = (given: Facts) =>
+      Object.fromEntries([...set.evaluateAll(given)].map(([id, result]) => [id, decisionOf(result)]));
+    expect(decisions(facts('web'))).toEqual({
       base: true,
       a: true,
       b: false,
       c: true,
     });
     // A new pass sees new facts: remembered results never leak between passes.
-    expect(Object.fromEntries(set.evaluateAll(facts('pos')))).toEqual({
+    expect(decisions(facts('pos'))).toEqual({
       base: false,
       a: false,
       b: true,
@@ -51,11 +53,11 @@ describe('a compiled rule set', () => {
       rule('cart', { type: 'cartCartAmount', value: { operator: '>=', amount: 100 } }),
     ]);
     const results = set.evaluateAll(facts('web'));
-    expect(results.get('ok')).toBe(true);
-    expect((results.get('cycle') as RuleError).code).toBe('RULE_REFERENCE_CYCLE');
-    expect((results.get('missing') as RuleError).code).toBe('RULE_REFERENCE_MISSING');
-    expect((results.get('cart') as RuleError).code).toBe('RULE_SCOPE_MISSING');
-    expect(set.evaluateAll(facts('web', true)).get('cart')).toBe(true);
+    expect(results.get('ok')).toEqual({ ok: true, value: true });
+    expect(failureOf(results.get('cycle')!).code).toBe('RULE_REFERENCE_CYCLE');
+    expect(failureOf(results.get('missing')!).code).toBe('RULE_REFERENCE_MISSING');
+    expect(failureOf(results.get('cart')!).code).toBe('RULE_SCOPE_MISSING');
+    expect(set.evaluateAll(facts('web', true)).get('cart')).toEqual({ ok: true, value: true });
   });
 
   it('counts the reference limit per rule, not across the set', () => {
@@ -65,24 +67,24 @@ describe('a compiled rule set', () => {
     const wide = (id: string, from: number) =>
       rule(id, { type: 'orContainer', children: leaves.slice(from, from + 60).map((leaf) => ref(leaf.id)) });
     const set = compileRuleSet([...leaves, wide('first', 0), wide('second', 40)]);
-    expect(set.rules.get('first')).not.toBeInstanceOf(RuleError);
-    expect(set.rules.get('second')).not.toBeInstanceOf(RuleError);
+    expect(set.rules.get('first')?.ok).toBe(true);
+    expect(set.rules.get('second')?.ok).toBe(true);
     const all = rule('all', { type: 'orContainer', children: [ref('first'), ref('second')] });
     const tooMany = compileRuleSet([...leaves, wide('first', 0), wide('second', 40), all]);
-    expect((tooMany.rules.get('all') as RuleError).code).toBe('RULE_REFERENCE_LIMIT');
+    expect(failureOf(tooMany.rules.get('all')!).code).toBe('RULE_REFERENCE_LIMIT');
   });
 
   it('lets a set’s own rule reference the full depth below it, like a standalone tree', () => {
     const chain = [rule('r0', inChannel('web'))];
     for (let n = 1; n <= RULE_LIMITS.referenceDepth + 1; n += 1) chain.push(rule(`r${n}`, ref(`r${n - 1}`)));
     const set = compileRuleSet(chain);
-    expect(set.rules.get(`r${RULE_LIMITS.referenceDepth}`)).not.toBeInstanceOf(RuleError);
-    expect((set.rules.get(`r${RULE_LIMITS.referenceDepth + 1}`) as RuleError).code).toBe(
-      'RULE_REFERENCE_DEPTH',
-    );
+    expect(set.rules.get(`r${RULE_LIMITS.referenceDepth}`)?.ok).toBe(true);
+    expect(failureOf(set.rules.get(`r${RULE_LIMITS.referenceDepth + 1}`)!).code).toBe('RULE_REFERENCE_DEPTH');
     const rules = new Map(chain.map((saved) => [saved.id, saved]));
-    expect(() => compileRule(ref(`r${RULE_LIMITS.referenceDepth - 1}`), { rules })).not.toThrow();
-    expect(() => compileRule(ref(`r${RULE_LIMITS.referenceDepth}`), { rules })).toThrow(/deeper than 8/);
+    expect(compileRule(ref(`r${RULE_LIMITS.referenceDepth - 1}`), { rules }).ok).toBe(true);
+    expect(failureOf(compileRule(ref(`r${RULE_LIMITS.referenceDepth}`), { rules })).detail).toMatch(
+      /deeper than 8/,
+    );
   });
 
   it('runs a referenced rule once per evaluation even when a tree names it many times', () => {
@@ -94,16 +96,18 @@ describe('a compiled rule set', () => {
         return Reflect.get(target, key);
       },
     });
-    const compiled = compileRule(
-      {
-        type: 'andContainer',
-        children: [ref('base'), ref('base'), { type: 'notContainer', children: [ref('base')] }],
-      },
-      { rules: new Map([['base', rule('base', inChannel('web'))]]) },
+    const compiled = successValue(
+      compileRule(
+        {
+          type: 'andContainer',
+          children: [ref('base'), ref('base'), { type: 'notContainer', children: [ref('base')] }],
+        },
+        { rules: new Map([['base', rule('base', inChannel('web'))]]) },
+      ),
     );
-    expect(compiled.evaluate({ ...counted, context: spy })).toBe(false);
+    expect(successValue(compiled.evaluate({ ...counted, context: spy }))).toBe(false);
     expect(reads).toBe(1);
-    expect(compiled.evaluate({ ...counted, context: spy })).toBe(false);
+    expect(successValue(compiled.evaluate({ ...counted, context: spy }))).toBe(false);
     expect(reads).toBe(2);
   });
 });

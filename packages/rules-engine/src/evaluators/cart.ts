@@ -1,6 +1,6 @@
-import { compareId, compareNumber, idSet } from '../compare.ts';
-import { forEachItem, someItem } from '../engine/compile.ts';
+import { idMatches, idSet, numberMatches } from '../compare.ts';
 import type { Facts, LineItemFacts } from '../facts.ts';
+import { cartLineItems, forEachItem, someItem } from './line-items.ts';
 import { type Evaluator, factsCondition } from './model.ts';
 
 // Conditions over the cart as a whole (group `cart`), the cart's choice of payment and shipping
@@ -26,12 +26,8 @@ function cartNumber(
   return factsCondition({
     prepare: (value) => ({ operator: value.operator, expected: numberOr(value[parameter], fallback) }),
     read,
-    test: (actual, { operator, expected }) => compareNumber(actual, operator, expected),
+    test: (actual, { operator, expected }) => numberMatches(actual, operator, expected),
   });
-}
-
-function lineItems(facts: Facts): readonly LineItemFacts[] {
-  return facts.cart?.lineItems ?? [];
 }
 
 const isFreeDelivery = (item: LineItemFacts): boolean => item.delivery?.freeDelivery === true;
@@ -41,7 +37,7 @@ export const CART_EVALUATORS: Readonly<Record<string, Evaluator>> = {
   cartHasDeliveryFreeItem: factsCondition({
     prepare: (value) => ({ allowed: typeof value.allowed === 'boolean' ? value.allowed : true }),
     read: (facts, item) =>
-      item !== undefined ? isFreeDelivery(item) : someItem(lineItems(facts), true, isFreeDelivery),
+      item !== undefined ? isFreeDelivery(item) : someItem(cartLineItems(facts), true, isFreeDelivery),
     test: (actual, { allowed }) => actual === allowed,
   }),
   /** Goods' purchase prices (of the rule's type) times quantity; a missing price counts 0. */
@@ -58,17 +54,17 @@ export const CART_EVALUATORS: Readonly<Record<string, Evaluator>> = {
     read: (facts, _item, { type }) => {
       let total = 0;
       if (type === null) return total;
-      forEachItem(lineItems(facts), true, (item) => {
+      forEachItem(cartLineItems(facts), true, (item) => {
         total += (item.product?.purchasePrice?.[type] ?? 0) * item.quantity;
       });
       return total;
     },
-    test: (actual, { operator, expected }) => compareNumber(actual, operator, expected),
+    test: (actual, { operator, expected }) => numberMatches(actual, operator, expected),
   }),
   /** Goods' weight (kg) times quantity; an item without a weight counts 0. */
   cartWeight: cartNumber('weight', 0, (facts) => {
     let weight = 0;
-    forEachItem(lineItems(facts), true, (item) => {
+    forEachItem(cartLineItems(facts), true, (item) => {
       weight += (item.delivery?.weight ?? 0) * item.quantity;
     });
     return weight;
@@ -84,12 +80,12 @@ export const CART_EVALUATORS: Readonly<Record<string, Evaluator>> = {
     }),
     read: (facts) => {
       let volume = 0;
-      forEachItem(lineItems(facts), true, (item) => {
+      forEachItem(cartLineItems(facts), true, (item) => {
         volume += (item.delivery?.volume ?? 0) * item.quantity;
       });
       return volume;
     },
-    test: (actual, { operator, expected }) => expected !== null && compareNumber(actual, operator, expected),
+    test: (actual, { operator, expected }) => expected !== null && numberMatches(actual, operator, expected),
   }),
   cartCartAmount: cartNumber('amount', 0, (facts) => facts.cart?.amount ?? null),
   cartPositionPrice: cartNumber('amount', 0, (facts) => facts.cart?.positionPrice ?? null),
@@ -97,17 +93,17 @@ export const CART_EVALUATORS: Readonly<Record<string, Evaluator>> = {
   paymentMethod: factsCondition({
     prepare: (value) => ({ operator: value.operator, ids: idSet(value.paymentMethodIds) }),
     read: (facts) => facts.context.paymentMethodId,
-    test: (actual, { operator, ids }) => compareId(actual, operator, ids),
+    test: (actual, { operator, ids }) => idMatches(actual, operator, ids),
   }),
   shippingMethod: factsCondition({
     prepare: (value) => ({ operator: value.operator, ids: idSet(value.shippingMethodIds) }),
     read: (facts) => facts.context.shippingMethodId,
-    test: (actual, { operator, ids }) => compareId(actual, operator, ids),
+    test: (actual, { operator, ids }) => idMatches(actual, operator, ids),
   }),
   /** Promotion items anywhere in the cart (nested included, goods or not). */
   promotionsInCartCount: cartNumber('count', 0, (facts) => {
     let count = 0;
-    forEachItem(lineItems(facts), false, (item) => {
+    forEachItem(cartLineItems(facts), false, (item) => {
       if (item.type === 'promotion') count += 1;
     });
     return count;

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FactsInput } from '../../test-support/facts.ts';
+import { compiled, decide, successValue } from '../../test-support/results.ts';
 import { findCondition } from '../catalog/catalog.ts';
-import { compileRule } from '../engine/compile.ts';
-import { RuleError } from '../errors.ts';
 import type { CustomerFacts, Facts } from '../facts.ts';
 import { buildFacts } from '../facts-schema.ts';
 import { CUSTOMER_EVALUATORS } from './customer.ts';
@@ -115,8 +114,8 @@ function withMalformedCustomer(fields: Partial<CustomerFacts>, facts = baseFacts
 
 const visitor = (facts: Partial<FactsInput> = {}): Facts => baseFacts({ customer: null, ...facts });
 
-function check(type: string, value: Record<string, unknown>, facts: Facts): boolean {
-  return compileRule({ type, value }).evaluate(facts);
+function check(type: string, value: Record<string, unknown>, facts: Facts) {
+  return decide({ type, value }, facts);
 }
 
 describe('the customer evaluators', () => {
@@ -125,11 +124,11 @@ describe('the customer evaluators', () => {
     for (const name of NAMES) {
       expect(EVALUATORS[name], name).toBe(CUSTOMER_EVALUATORS[name]);
       expect(findCondition(name)?.enabled, name).toBe(true);
-      expect(compileRule({ type: name, value: {} }).needs.size, name).toBe(0);
+      expect(compiled({ type: name, value: {} }).needs.size, name).toBe(0);
     }
   });
 
-  it('tolerate malformed values: a boolean or a RuleError, never a TypeError', () => {
+  it('tolerate malformed values: a boolean or a RULE_INVALID_VALUE failure, never a TypeError', () => {
     const malformed: Record<string, unknown>[] = [
       {},
       { operator: '=' },
@@ -176,10 +175,12 @@ describe('the customer evaluators', () => {
     for (const name of NAMES) {
       for (const value of malformed) {
         for (const facts of factsList) {
-          try {
-            expect(typeof check(name, value, facts)).toBe('boolean');
-          } catch (error) {
-            expect(error, `${name} ${JSON.stringify(value)}`).toBeInstanceOf(RuleError);
+          const decision = check(name, value, facts);
+          if (typeof decision !== 'boolean') {
+            expect(decision, `${name} ${JSON.stringify(value)}`).toMatchObject({
+              ok: false,
+              code: 'RULE_INVALID_VALUE',
+            });
           }
         }
       }
@@ -238,9 +239,10 @@ describe('address texts (customerBillingCity/Street, customerShippingCity/Street
   });
 
   it('reject an unsupported operator', () => {
-    expect(() => check('customerBillingCity', { operator: '>', cityName: 'x' }, baseFacts())).toThrow(
-      RuleError,
-    );
+    expect(check('customerBillingCity', { operator: '>', cityName: 'x' }, baseFacts())).toMatchObject({
+      ok: false,
+      code: 'RULE_INVALID_VALUE',
+    });
   });
 });
 
@@ -344,7 +346,10 @@ describe('zip codes (customerBillingZipCode, customerShippingZipCode)', () => {
     });
 
     it(`${type}: rejects an unsupported operator`, () => {
-      expect(() => check(type, { operator: 'between', zipCodes: ['1'] }, facts('1'))).toThrow(RuleError);
+      expect(check(type, { operator: 'between', zipCodes: ['1'] }, facts('1'))).toMatchObject({
+        ok: false,
+        code: 'RULE_INVALID_VALUE',
+      });
     });
   }
 
@@ -693,10 +698,11 @@ describe('days since (first login, last login, last order)', () => {
   }
 
   it('the trace shows the day count compared', () => {
-    const trace = compileRule({
-      type: 'customerDaysSinceLastOrder',
-      value: { operator: '>', daysPassed: 5 },
-    }).explain(baseFacts());
+    const trace = successValue(
+      compiled({ type: 'customerDaysSinceLastOrder', value: { operator: '>', daysPassed: 5 } }).explain(
+        baseFacts(),
+      ),
+    );
     expect(trace).toMatchObject({ type: 'customerDaysSinceLastOrder', result: true, actual: 10 });
   });
 });
@@ -755,8 +761,14 @@ describe('customerEmail', () => {
   });
 
   it('rejects operators other than = and !=', () => {
-    expect(() => check('customerEmail', { operator: '<=', email: '*' }, baseFacts())).toThrow(RuleError);
-    expect(() => check('customerEmail', { operator: '<=', email: 'a@b.c' }, baseFacts())).toThrow(RuleError);
+    expect(check('customerEmail', { operator: '<=', email: '*' }, baseFacts())).toMatchObject({
+      ok: false,
+      code: 'RULE_INVALID_VALUE',
+    });
+    expect(check('customerEmail', { operator: '<=', email: 'a@b.c' }, baseFacts())).toMatchObject({
+      ok: false,
+      code: 'RULE_INVALID_VALUE',
+    });
   });
 });
 
@@ -887,7 +899,7 @@ describe('the public reference cases of the customer conditions', () => {
 
 describe('custom field traces', () => {
   it('show the one field compared, not the whole map', () => {
-    const rule = compileRule({
+    const rule = compiled({
       type: 'customerCustomField',
       value: { operator: '=', renderedField: { name: 'tier', type: 'text' }, renderedFieldValue: 'gold' },
     });
@@ -895,12 +907,16 @@ describe('custom field traces', () => {
       now: '2026-11-22T10:00:00Z',
       customer: { customFields: { tier: 'silver', other: 1 } },
     });
-    expect(rule.explain(facts)).toMatchObject({ result: false, actual: 'silver' });
+    expect(successValue(rule.explain(facts))).toMatchObject({ result: false, actual: 'silver' });
     expect(
-      rule.evaluate(
-        buildFacts({ now: '2026-11-22T10:00:00Z', customer: { customFields: { tier: 'gold' } } }),
+      successValue(
+        rule.evaluate(
+          buildFacts({ now: '2026-11-22T10:00:00Z', customer: { customFields: { tier: 'gold' } } }),
+        ),
       ),
     ).toBe(true);
-    expect(rule.explain(buildFacts({ now: '2026-11-22T10:00:00Z' }))).toMatchObject({ result: false });
+    expect(successValue(rule.explain(buildFacts({ now: '2026-11-22T10:00:00Z' })))).toMatchObject({
+      result: false,
+    });
   });
 });

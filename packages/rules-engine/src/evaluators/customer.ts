@@ -1,17 +1,17 @@
 import {
-  compareDate,
-  compareId,
-  compareIds,
-  compareNumber,
-  compareString,
-  compareStringInList,
+  dateMatches,
+  idMatches,
   idSet,
+  idsMatch,
   isNegativeOperator,
   lowerCaseList,
+  numberMatches,
   parseInstant,
+  textInListMatches,
+  textMatches,
+  unsupported,
 } from '../compare.ts';
 import { matchCustomField, prepareCustomField, readCustomField } from '../custom-field.ts';
-import { RuleError } from '../errors.ts';
 import type { AddressFacts, CustomerFacts, Facts } from '../facts.ts';
 import { type Evaluator, factsCondition, type Value } from './model.ts';
 
@@ -52,13 +52,6 @@ function truthy(text: string | null | undefined): text is string {
   return text !== null && text !== undefined && text !== '' && text !== '0';
 }
 
-function unsupported(operator: unknown): never {
-  throw new RuleError(
-    'RULE_INVALID_VALUE',
-    `The operator ${JSON.stringify(operator)} is not supported here.`,
-  );
-}
-
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -81,7 +74,7 @@ function textCondition(key: string, read: (facts: Facts) => string | null | unde
     prepare: (value): PreparedText => ({ operator: value.operator, expected: value[key] }),
     read,
     test: (actual, { operator, expected }) =>
-      actual === undefined ? isNegativeOperator(operator) : compareString(actual, operator, expected),
+      actual === undefined ? isNegativeOperator(operator) : textMatches(actual, operator, expected),
   });
 }
 
@@ -91,7 +84,7 @@ function codeCondition(key: string, read: (facts: Facts) => string | null | unde
     prepare: (value): PreparedText => ({ operator: value.operator, expected: value[key] }),
     read,
     test: (actual, { operator, expected }) =>
-      truthy(actual) ? compareString(actual, operator, expected) : isNegativeOperator(operator),
+      truthy(actual) ? textMatches(actual, operator, expected) : isNegativeOperator(operator),
   });
 }
 
@@ -104,13 +97,13 @@ interface PreparedIds {
 
 /**
  * One id of the subject against the rule's ids. A missing subject or id is an empty list, which
- * `compareId` answers as `isNegativeOperator` does (`=` false, `!=` and `empty` true).
+ * `idMatches` answers as `isNegativeOperator` does (`=` false, `!=` and `empty` true).
  */
 function idCondition(key: string, read: (facts: Facts) => string | null | undefined): Evaluator {
   return factsCondition({
     prepare: (value): PreparedIds => ({ operator: value.operator, ids: idSet(value[key]) }),
     read,
-    test: (actual, { operator, ids }) => compareId(actual, operator, ids),
+    test: (actual, { operator, ids }) => idMatches(actual, operator, ids),
   });
 }
 
@@ -126,7 +119,7 @@ function numberCondition(key: string, read: (facts: Facts) => number | null | un
   return factsCondition({
     prepare: (value): PreparedNumber => ({ operator: value.operator, expected: numberOf(value[key]) }),
     read,
-    test: (actual, { operator, expected }) => compareNumber(actual, operator, expected),
+    test: (actual, { operator, expected }) => numberMatches(actual, operator, expected),
   });
 }
 
@@ -209,7 +202,7 @@ function matchZip(actual: string | undefined, { operator, patterns, first }: Pre
     case '<':
     case '<=': {
       const zip = numericValue(actual.includes('-') ? actual.replaceAll('-', '') : actual);
-      return zip !== null && first !== null && compareNumber(zip, operator, first);
+      return zip !== null && first !== null && numberMatches(zip, operator, first);
     }
     default:
       return unsupported(operator);
@@ -257,7 +250,7 @@ export const CUSTOMER_EVALUATORS: Readonly<Record<string, Evaluator>> = {
       if (actual === undefined) return isNegativeOperator(operator);
       if (operator === 'empty') return actual === null;
       if (actual === null || birthday === null) return isNegativeOperator(operator);
-      return compareDate(actual, operator, birthday, false);
+      return dateMatches(actual, operator, birthday, false);
     },
   }),
   customerCreatedByAdmin: factsCondition({
@@ -286,14 +279,14 @@ export const CUSTOMER_EVALUATORS: Readonly<Record<string, Evaluator>> = {
     prepare: (value) => ({ operator: value.operator, numbers: lowerCaseList(value.numbers) }),
     read: (facts) => customerOf(facts)?.number,
     test: (actual, { operator, numbers }) =>
-      actual === undefined ? isNegativeOperator(operator) : compareStringInList(actual, operator, numbers),
+      actual === undefined ? isNegativeOperator(operator) : textInListMatches(actual, operator, numbers),
   }),
   customerSalutation: idCondition('salutationIds', (facts) => customerOf(facts)?.salutationId),
   customerTag: factsCondition({
     prepare: (value): PreparedIds => ({ operator: value.operator, ids: idSet(value.identifiers) }),
-    // No customer is an empty tag list: `isNegativeOperator` by `compareIds`.
+    // No customer is an empty tag list: `isNegativeOperator` by `idsMatch`.
     read: (facts) => customerOf(facts)?.tagIds,
-    test: (actual, { operator, ids }) => compareIds(actual, operator, ids),
+    test: (actual, { operator, ids }) => idsMatch(actual, operator, ids),
   }),
 
   customerDaysSinceFirstLogin: daysSinceCondition((customer) => customer.firstLogin),
@@ -319,7 +312,7 @@ export const CUSTOMER_EVALUATORS: Readonly<Record<string, Evaluator>> = {
     read: (facts) => customerOf(facts)?.email,
     test: (actual, { operator, email, pattern }) => {
       if (actual === undefined) return isNegativeOperator(operator);
-      if (pattern === null) return compareString(actual, operator, email);
+      if (pattern === null) return textMatches(actual, operator, email);
       if (operator === '=') return pattern.test(actual ?? '');
       if (operator === '!=') return !pattern.test(actual ?? '');
       return unsupported(operator);

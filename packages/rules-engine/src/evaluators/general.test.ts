@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { decide } from '../../test-support/results.ts';
 import { findCondition } from '../catalog/catalog.ts';
-import { compileRule } from '../engine/compile.ts';
 import type { ContextFacts, Facts } from '../facts.ts';
 import { buildFacts } from '../facts-schema.ts';
 import { GENERAL_EVALUATORS } from './general.ts';
@@ -23,8 +23,8 @@ function baseFacts(now = '2024-05-01T12:00:00Z', context: Partial<ContextFacts> 
 /** Facts at a `now` the schema refuses (malformed on purpose), set by hand. */
 const unreadableNow = (now: string): Facts => ({ ...baseFacts(), now });
 
-function evaluate(type: string, value: Record<string, unknown>, facts: Facts): boolean {
-  return compileRule({ type, value }).evaluate(facts);
+function evaluate(type: string, value: Record<string, unknown>, facts: Facts) {
+  return decide({ type, value }, facts);
 }
 
 describe('the general evaluators', () => {

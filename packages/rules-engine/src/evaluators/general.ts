@@ -1,4 +1,4 @@
-import { compareId, compareNumber, idSet, parseInstant } from '../compare.ts';
+import { idMatches, idSet, numberMatches, parseInstant } from '../compare.ts';
 import { type Evaluator, factsCondition } from './model.ts';
 
 // Conditions of the context and the clock (group `general`).
@@ -136,7 +136,7 @@ export const GENERAL_EVALUATORS: Readonly<Record<string, Evaluator>> = {
   salesChannel: factsCondition({
     prepare: (value) => ({ operator: value.operator, ids: idSet(value.salesChannelIds) }),
     read: (facts) => facts.context.channelId,
-    test: (actual, { operator, ids }) => compareId(actual, operator, ids),
+    test: (actual, { operator, ids }) => idMatches(actual, operator, ids),
   }),
   /** The context shows prices gross or net, exactly as the rule names it (default gross). */
   cartTaxDisplay: factsCondition({
@@ -180,12 +180,12 @@ export const GENERAL_EVALUATORS: Readonly<Record<string, Evaluator>> = {
       const now = parseInstant(facts.now);
       return now === null ? null : isoWeekday(now);
     },
-    test: (actual, { operator, expected }) => compareNumber(actual, operator, expected),
+    test: (actual, { operator, expected }) => numberMatches(actual, operator, expected),
   }),
   currency: factsCondition({
     prepare: (value) => ({ operator: value.operator, ids: idSet(value.currencyIds) }),
     read: (facts) => facts.context.currencyId,
-    test: (actual, { operator, ids }) => compareId(actual, operator, ids),
+    test: (actual, { operator, ids }) => idMatches(actual, operator, ids),
   }),
   /** The reference throws when `languageIds` is missing; here such a condition does not match. */
   language: factsCondition({
@@ -194,6 +194,6 @@ export const GENERAL_EVALUATORS: Readonly<Record<string, Evaluator>> = {
       ids: Array.isArray(value.languageIds) ? idSet(value.languageIds) : null,
     }),
     read: (facts) => facts.context.languageId,
-    test: (actual, { operator, ids }) => ids !== null && compareId(actual, operator, ids),
+    test: (actual, { operator, ids }) => ids !== null && idMatches(actual, operator, ids),
   }),
 };

@@ -1,13 +1,13 @@
 import {
   compareBoolean,
-  compareDate,
-  compareId,
-  compareIds,
-  compareNumber,
-  compareString,
-  compareStringInList,
+  dateMatches,
+  idMatches,
   idSet,
+  idsMatch,
   isNegativeOperator,
+  numberMatches,
+  textInListMatches,
+  textMatches,
 } from '../compare.ts';
 import { matchCustomField, prepareCustomField, readCustomField } from '../custom-field.ts';
 import type { LineItemFacts, PriceFacts } from '../facts.ts';
@@ -46,7 +46,7 @@ function numericItemCondition(read: (item: LineItemFacts) => number | null): Eva
   return itemCondition<number | null, NumberRule>({
     prepare: (value) => ({ operator: value.operator, expected: numberOrNull(value.amount) }),
     read,
-    test: (actual, { operator, expected }) => compareNumber(actual, operator, expected),
+    test: (actual, { operator, expected }) => numberMatches(actual, operator, expected),
   });
 }
 
@@ -63,7 +63,7 @@ function idsItemCondition(
   return itemCondition<readonly (string | null)[] | null, IdsRule>({
     prepare: (value) => ({ operator: value.operator, ids: idSet(value[key]) }),
     read,
-    test: (actual, { operator, ids }) => compareIds(actual, operator, ids),
+    test: (actual, { operator, ids }) => idsMatch(actual, operator, ids),
   });
 }
 
@@ -91,7 +91,7 @@ function dateItemCondition(key: string, read: (item: LineItemFacts) => string | 
     prepare: (value) => ({ operator: value.operator, expected: value[key] ?? null }),
     read,
     test: (actual, { operator, expected }) =>
-      expected !== null && compareDate(actual, operator, expected, true),
+      expected !== null && dateMatches(actual, operator, expected, true),
   });
 }
 
@@ -128,7 +128,7 @@ export const ITEMS_EVALUATORS: Readonly<Record<string, Evaluator>> = {
   cartLineItemOfManufacturer: itemCondition({
     prepare: (value) => ({ operator: value.operator, ids: idSet(value.manufacturerIds) }),
     read: (item) => item.product?.manufacturerId ?? null,
-    test: (actual, { operator, ids }) => compareId(actual, operator, ids),
+    test: (actual, { operator, ids }) => idMatches(actual, operator, ids),
   }),
 
   // The product's available stock; a missing stock never matches, whatever the operator.
@@ -136,7 +136,7 @@ export const ITEMS_EVALUATORS: Readonly<Record<string, Evaluator>> = {
     prepare: prepareStock,
     read: (item) => item.product?.stock ?? null,
     test: (actual, { operator, stock }) =>
-      stock !== null && actual !== null && compareNumber(actual, operator, stock),
+      stock !== null && actual !== null && numberMatches(actual, operator, stock),
   }),
 
   cartLineItemClearanceSale: flagItemCondition('clearanceSale', (item) => item.product?.isCloseout ?? null),
@@ -173,7 +173,7 @@ export const ITEMS_EVALUATORS: Readonly<Record<string, Evaluator>> = {
       return { operator: value.operator, expected: amount === null ? null : amount * VOLUME_FACTOR };
     },
     read: (item) => item.delivery?.volume ?? null,
-    test: (actual, { operator, expected }) => compareNumber(actual, operator, expected),
+    test: (actual, { operator, expected }) => numberMatches(actual, operator, expected),
   }),
 
   cartLineItemInCategory: idsItemCondition('categoryIds', (item) => item.product?.categoryIds ?? null),
@@ -185,7 +185,7 @@ export const ITEMS_EVALUATORS: Readonly<Record<string, Evaluator>> = {
   cartLineItemListPrice: itemCondition({
     prepare: (value) => ({ operator: value.operator, expected: floatCast(value.amount) }),
     read: (item) => item.price?.listPrice?.price ?? null,
-    test: (actual, { operator, expected }) => compareNumber(actual, operator, expected),
+    test: (actual, { operator, expected }) => numberMatches(actual, operator, expected),
   }),
 
   // No calculated price: `isNegativeOperator`. No list price: ratio 0, except for `empty` (matches).
@@ -195,7 +195,7 @@ export const ITEMS_EVALUATORS: Readonly<Record<string, Evaluator>> = {
     test: (price, { operator, expected }) => {
       if (price === null) return isNegativeOperator(operator);
       const ratio = listPriceRatio(price) ?? (operator === 'empty' ? null : 0);
-      return compareNumber(ratio, operator, expected);
+      return numberMatches(ratio, operator, expected);
     },
   }),
 
@@ -220,7 +220,7 @@ export const ITEMS_EVALUATORS: Readonly<Record<string, Evaluator>> = {
           : net && purchasePrice.net !== null
             ? purchasePrice.net
             : purchasePrice.gross;
-      return compareNumber(amount, operator, expected);
+      return numberMatches(amount, operator, expected);
     },
   }),
 
@@ -234,21 +234,21 @@ export const ITEMS_EVALUATORS: Readonly<Record<string, Evaluator>> = {
   cartLineItemTaxation: itemCondition({
     prepare: (value) => ({ operator: value.operator, ids: idSet(value.taxIds) }),
     read: (item) => item.product?.taxId ?? null,
-    test: (actual, { operator, ids }) => compareId(actual, operator, ids),
+    test: (actual, { operator, ids }) => idMatches(actual, operator, ids),
   }),
 
   // Deprecated: the delivery information's stock; none gives `isNegativeOperator`.
   cartLineItemStock: itemCondition({
     prepare: prepareStock,
     read: (item) => item.delivery?.stock ?? null,
-    test: (actual, { operator, stock }) => stock !== null && compareNumber(actual, operator, stock),
+    test: (actual, { operator, stock }) => stock !== null && numberMatches(actual, operator, stock),
   }),
 
   // Deprecated: `stringArray(productState, states)`, the state looked up in the item's states.
   cartLineItemProductStates: itemCondition({
     prepare: (value) => ({ operator: value.operator, state: stringOrNull(value.productState) }),
     read: (item) => item.states,
-    test: (states, { operator, state }) => compareStringInList(state, operator, states),
+    test: (states, { operator, state }) => textInListMatches(state, operator, states),
   }),
 
   // A product type that is not text (or no payload) never matches.
@@ -256,13 +256,13 @@ export const ITEMS_EVALUATORS: Readonly<Record<string, Evaluator>> = {
     prepare: (value) => ({ operator: value.operator, expected: stringOrNull(value.productType) }),
     read: (item) => item.product?.productType ?? null,
     test: (actual, { operator, expected }) =>
-      actual !== null && expected !== null && compareString(actual, operator, expected),
+      actual !== null && expected !== null && textMatches(actual, operator, expected),
   }),
 
   cartLineItemPerItemQuantity: itemCondition({
     prepare: (value) => ({ operator: value.operator, expected: numberOrNull(value.quantity) }),
     read: (item) => item.quantity,
-    test: (actual, { operator, expected }) => expected !== null && compareNumber(actual, operator, expected),
+    test: (actual, { operator, expected }) => expected !== null && numberMatches(actual, operator, expected),
   }),
 
   // The product (its parent for a variant, then the item's own reference) among the identifiers.
@@ -271,8 +271,8 @@ export const ITEMS_EVALUATORS: Readonly<Record<string, Evaluator>> = {
     read: (item) => item,
     test: (item, { operator, ids }) => {
       const parentId = parentIdOf(item);
-      if (parentId !== null && compareId(parentId, operator, ids)) return true;
-      return compareId(item.referencedId, operator, ids);
+      if (parentId !== null && idMatches(parentId, operator, ids)) return true;
+      return idMatches(item.referencedId, operator, ids);
     },
   }),
 
@@ -286,7 +286,7 @@ export const ITEMS_EVALUATORS: Readonly<Record<string, Evaluator>> = {
     read: (item) => item,
     test: (item, { operator, id, quantity }) => {
       if (id === null || (item.referencedId !== id && parentIdOf(item) !== id)) return false;
-      return quantity === null || compareNumber(item.quantity, operator, quantity);
+      return quantity === null || numberMatches(item.quantity, operator, quantity);
     },
   }),
 
@@ -298,14 +298,14 @@ export const ITEMS_EVALUATORS: Readonly<Record<string, Evaluator>> = {
     },
     read: (item) => item.price?.totalPrice ?? null,
     test: (actual, { operator, expected }) =>
-      expected === null ? isNegativeOperator(operator) : compareNumber(actual, operator, expected),
+      expected === null ? isNegativeOperator(operator) : numberMatches(actual, operator, expected),
   }),
 
   // No calculated price gives `isNegativeOperator`; a missing amount is 0.
   cartLineItemUnitPrice: itemCondition({
     prepare: (value) => ({ operator: value.operator, expected: floatCast(value.amount) }),
     read: (item) => item.price?.unitPrice ?? null,
-    test: (actual, { operator, expected }) => compareNumber(actual, operator, expected),
+    test: (actual, { operator, expected }) => numberMatches(actual, operator, expected),
   }),
 
   // Every item of the flattened cart, not only goods; a missing type is `(string) null`, ''.
@@ -313,7 +313,7 @@ export const ITEMS_EVALUATORS: Readonly<Record<string, Evaluator>> = {
     items: 'all',
     prepare: (value) => ({ operator: value.operator, expected: stringOrNull(value.lineItemType) ?? '' }),
     read: (item) => item.type,
-    test: (actual, { operator, expected }) => compareString(actual, operator, expected),
+    test: (actual, { operator, expected }) => textMatches(actual, operator, expected),
   }),
 
   // Top-level items of every type. Only the cart scope has them: under a line item it never matches.
@@ -321,6 +321,6 @@ export const ITEMS_EVALUATORS: Readonly<Record<string, Evaluator>> = {
     prepare: (value) => ({ operator: value.operator, expected: numberOrNull(value.count) }),
     read: (facts, item) => (item === undefined ? (facts.cart?.lineItems.length ?? null) : null),
     test: (actual, { operator, expected }) =>
-      actual !== null && expected !== null && compareNumber(actual, operator, expected),
+      actual !== null && expected !== null && numberMatches(actual, operator, expected),
   }),
 };

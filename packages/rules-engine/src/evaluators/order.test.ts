@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FactsInput } from '../../test-support/facts.ts';
+import { compiled, decide, successValue } from '../../test-support/results.ts';
 import { findCondition } from '../catalog/catalog.ts';
-import { compileRule } from '../engine/compile.ts';
 import type { Facts } from '../facts.ts';
 import { buildFacts } from '../facts-schema.ts';
 import { ORDER_EVALUATORS } from './order.ts';
@@ -28,8 +28,8 @@ function orderFacts(order: FactsInput['order'] | null = {}): Facts {
   return buildFacts({ now: NOW, ...(order === null ? {} : { order: { stateId: 'open-state', ...order } }) });
 }
 
-function evaluate(type: string, value: Record<string, unknown>, facts: Facts): boolean {
-  return compileRule({ type, value }).evaluate(facts);
+function evaluate(type: string, value: Record<string, unknown>, facts: Facts) {
+  return decide({ type, value }, facts);
 }
 
 describe('the order evaluators', () => {
@@ -39,9 +39,10 @@ describe('the order evaluators', () => {
   });
 
   it('need the order scope for order conditions', () => {
-    expect(() => evaluate('orderStatus', { operator: '=', stateIds: ['x'] }, orderFacts(null))).toThrow(
-      expect.objectContaining({ code: 'RULE_SCOPE_MISSING' }),
-    );
+    expect(evaluate('orderStatus', { operator: '=', stateIds: ['x'] }, orderFacts(null))).toMatchObject({
+      ok: false,
+      code: 'RULE_SCOPE_MISSING',
+    });
   });
 });
 
@@ -151,7 +152,7 @@ describe('orderCustomField', () => {
 
   it('traces the field it compared', () => {
     const rule = { operator: '=', renderedField: textField, renderedFieldValue: 'gift' };
-    expect(compileRule({ type: 'orderCustomField', value: rule }).explain(facts)).toMatchObject({
+    expect(successValue(compiled({ type: 'orderCustomField', value: rule }).explain(facts))).toMatchObject({
       result: true,
       actual: 'gift',
     });

@@ -1,11 +1,11 @@
 import {
   compareBoolean,
-  compareIds,
-  compareString,
-  compareStringInList,
   idSet,
+  idsMatch,
   isNegativeOperator,
   lowerCaseList,
+  textInListMatches,
+  textMatches,
 } from '../compare.ts';
 import { matchCustomField, prepareCustomField, readCustomField } from '../custom-field.ts';
 import type { Facts, OrderFacts } from '../facts.ts';
@@ -38,7 +38,7 @@ function orderCode(parameter: string, read: (order: OrderFacts) => string | null
     test: (actual, { operator, code }) => {
       if (operator !== 'empty' && isBlank(code)) return false;
       if (isBlank(actual)) return isNegativeOperator(operator);
-      return compareString(actual, operator, code ?? '');
+      return textMatches(actual, operator, code ?? '');
     },
   });
 }
@@ -52,7 +52,7 @@ function stateCondition(read: (facts: Facts) => string | null): Evaluator {
     }),
     read,
     test: (actual, { operator, stateIds }) =>
-      stateIds !== null && compareStringInList(actual, operator, stateIds),
+      stateIds !== null && textInListMatches(actual, operator, stateIds),
   });
 }
 
@@ -67,7 +67,7 @@ function documentTypes(sentOnly: boolean): Evaluator {
       }
       return typeIds;
     },
-    test: (actual, { operator, ids }) => compareIds(actual, operator, ids),
+    test: (actual, { operator, ids }) => idsMatch(actual, operator, ids),
   });
 }
 
@@ -98,7 +98,7 @@ export const ORDER_EVALUATORS: Readonly<Record<string, Evaluator>> = {
   orderDeliveryStatus: factsCondition({
     prepare: (value) => ({ operator: value.operator, ids: idSet(value.stateIds) }),
     read: (facts) => (facts.order?.deliveries ?? []).map((delivery) => delivery.stateId),
-    test: (actual, { operator, ids }) => compareIds(actual, operator, ids),
+    test: (actual, { operator, ids }) => idsMatch(actual, operator, ids),
   }),
   orderDocumentType: documentTypes(false),
   orderDocumentTypeSent: documentTypes(true),
@@ -106,7 +106,7 @@ export const ORDER_EVALUATORS: Readonly<Record<string, Evaluator>> = {
   orderTag: factsCondition({
     prepare: (value) => ({ operator: value.operator, ids: idSet(value.identifiers) }),
     read: (facts) => facts.order?.tagIds ?? [],
-    test: (actual, { operator, ids }) => compareIds(actual, operator, ids),
+    test: (actual, { operator, ids }) => idsMatch(actual, operator, ids),
   }),
   /** How many non-blank tracking codes the deliveries carry, against whether one should be set. */
   orderTrackingCode: factsCondition({

@@ -10,12 +10,12 @@ import {
   upsertMembership,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { actorOf, type Principal } from '../auth.ts';
-import { fail, ok } from '../errors.ts';
-import { recordEvent } from '../events.ts';
-import { Permission, Role } from '../permissions.ts';
-import { defineOperation } from '../registry.ts';
-import { EmptyInput, iso, Timestamp, Uuid } from '../schemas.ts';
+import { actorOf, type Principal } from '../kernel/auth.ts';
+import { fail, ok } from '../kernel/errors.ts';
+import { recordEvent } from '../kernel/events.ts';
+import { Permission, Role } from '../kernel/permissions.ts';
+import { defineOperation } from '../kernel/registry.ts';
+import { EmptyInput, iso, Timestamp, Uuid } from '../kernel/schemas.ts';
 
 const Member = v.object({
   userId: Uuid,

@@ -1,11 +1,11 @@
 import { listTokens } from '@cartwright/repository';
 import * as v from 'valibot';
-import { actorOf } from '../auth.ts';
-import { fail, ok } from '../errors.ts';
-import { Permission, Role } from '../permissions.ts';
-import { defineOperation } from '../registry.ts';
-import { Limit, NullableTimestamp, Timestamp, Uuid } from '../schemas.ts';
-import { createToken, revokeTokenOf, tokenView } from '../tokens.ts';
+import { actorOf } from '../kernel/auth.ts';
+import { fail, ok } from '../kernel/errors.ts';
+import { Permission, Role } from '../kernel/permissions.ts';
+import { defineOperation } from '../kernel/registry.ts';
+import { Limit, NullableTimestamp, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { createToken, revokeTokenOf, tokenView } from './tokens.ts';
 
 const Token = v.object({
   id: Uuid,

@@ -5,12 +5,12 @@ import {
   insertToken,
   revokeToken,
 } from '@cartwright/repository';
-import { issueToken } from './auth.ts';
-import { fail, ok, type Result } from './errors.ts';
-import { type Actor, recordEvent } from './events.ts';
-import type { Permission, Role } from './permissions.ts';
-import { iso } from './schemas.ts';
-import type { Services } from './services.ts';
+import { issueToken } from '../kernel/auth.ts';
+import { fail, ok, type Result } from '../kernel/errors.ts';
+import { type Actor, recordEvent } from '../kernel/events.ts';
+import type { Permission, Role } from '../kernel/permissions.ts';
+import { iso } from '../kernel/schemas.ts';
+import type { Services } from '../kernel/services.ts';
 
 export interface NewToken {
   readonly name: string;

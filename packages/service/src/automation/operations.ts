@@ -19,21 +19,21 @@ import {
   FactsSchema,
   importCondition,
   LANGUAGES,
-  RuleError,
   referencedRuleIds,
   validateCondition,
 } from '@cartwright/rules-engine';
 import * as v from 'valibot';
-import { actorOf, type Principal } from '../auth.ts';
-import { compileWithSavedRules, conditionOf, ruleFailure } from '../automation/rules.ts';
 import { currentCartOf, factsOfCart } from '../carts/cart.ts';
-import { type Failure, fail, ok, type Result } from '../errors.ts';
-import { recordEvent } from '../events.ts';
+import { ChannelIdentity } from '../channels/settings.ts';
+import { resolveShopContext } from '../customers/contexts.ts';
 import { conditionsOf, parseFlowData, permissionsOfActions, ruleIdsOfFlow } from '../flows/definition.ts';
-import { defineOperation, fieldErrors } from '../registry.ts';
-import { EmptyInput, iso, Revision, Timestamp, Translated, Uuid } from '../schemas.ts';
-import { resolveShopContext } from '../store-context.ts';
-import { staleRevision } from './revision-bound.ts';
+import { actorOf, type Principal } from '../kernel/auth.ts';
+import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
+import { recordEvent } from '../kernel/events.ts';
+import { defineOperation, fieldErrors } from '../kernel/registry.ts';
+import { staleRevision } from '../kernel/revision-bound.ts';
+import { EmptyInput, iso, Revision, Timestamp, Translated, Uuid } from '../kernel/schemas.ts';
+import { compileWithSavedRules, conditionOf, ruleFailure } from './rules.ts';
 
 const Definition = v.object({
   id: Uuid,
@@ -46,13 +46,7 @@ const Definition = v.object({
 });
 
 const Channel = v.object({
-  id: Uuid,
-  key: v.nullable(v.string()),
-  isMain: v.boolean(),
-  /** Public: storefronts send it as `x-channel-key`. */
-  accessKey: v.string(),
-  revision: v.number(),
-  baseRevision: v.number(),
+  ...ChannelIdentity,
   data: v.unknown(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -396,7 +390,8 @@ export const previewRule = defineOperation({
         await currentCartOf(tx, services, tenantId, context),
         context,
       );
-      return evaluated(() => ({ result: compiled.value.evaluate(facts) }), '/condition');
+      const decided = compiled.value.evaluate(facts);
+      return decided.ok ? ok({ result: decided.value }) : ruleFailure(decided, '/condition');
     });
   },
 });
@@ -429,22 +424,12 @@ export const explainRule = defineOperation({
     if (invalid) return invalid;
     const compiled = await compileWithSavedRules(db, tenantId, tree, '/condition');
     if (!compiled.ok) return compiled;
-    return evaluated(() => {
-      const trace = compiled.value.explain(input.facts);
-      return { result: trace.result, trace };
-    }, '/condition');
+    const trace = compiled.value.explain(input.facts);
+    return trace.ok
+      ? ok({ result: trace.value.result, trace: trace.value })
+      : ruleFailure(trace, '/condition');
   },
 });
-
-/** Runs an evaluation; the engine's refusals (a scope the facts lack) become failures. */
-function evaluated<T>(run: () => T, pointer: string): Result<T> {
-  try {
-    return ok(run());
-  } catch (error) {
-    if (error instanceof RuleError) return ruleFailure(error, pointer);
-    throw error;
-  }
-}
 
 export const importRuleCondition = defineOperation({
   name: 'automation.import',
@@ -459,9 +444,9 @@ export const importRuleCondition = defineOperation({
     issues: v.array(v.object({ pointer: v.string(), code: v.string(), message: v.string() })),
   }),
   async handler(_context, input) {
-    return evaluated(() => {
-      const condition = importCondition(input.condition);
-      return { condition, issues: validateCondition(condition) };
-    }, '/condition');
+    const condition = importCondition(input.condition);
+    return condition.ok
+      ? ok({ condition: condition.value, issues: validateCondition(condition.value) })
+      : ruleFailure(condition, '/condition');
   },
 });

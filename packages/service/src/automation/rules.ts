@@ -4,11 +4,11 @@ import {
   type ConditionTree,
   compileRule,
   RULE_LIMITS,
-  RuleError,
+  type RuleFailure,
   referencedRuleIds,
   type SavedRule,
 } from '@cartwright/rules-engine';
-import { type Failure, fail, type Result } from '../errors.ts';
+import { type Failure, fail, type Result } from '../kernel/errors.ts';
 
 /** A saved rule as loaded, with the revision it was read at (null: the version being saved). */
 export interface FrozenRule extends SavedRule {
@@ -55,9 +55,9 @@ export async function loadReferencedRules(
 }
 
 /** A rule error as the service answers it: the engine's code, message and node. */
-export function ruleFailure(error: RuleError, pointerPrefix: string): Failure {
-  return fail(error.code, error.message, {
-    errors: [{ pointer: `${pointerPrefix}${error.pointer}`, message: error.message }],
+export function ruleFailure(error: RuleFailure, pointerPrefix: string): Failure {
+  return fail(error.code, error.detail, {
+    errors: [{ pointer: `${pointerPrefix}${error.pointer}`, message: error.detail }],
     extensions: { ...error.details },
   });
 }
@@ -71,10 +71,6 @@ export async function compileWithSavedRules(
   options: { readonly replace?: SavedRule; readonly lock?: boolean } = {},
 ): Promise<Result<CompiledRule>> {
   const rules = await loadReferencedRules(tx, tenantId, tree, options);
-  try {
-    return { ok: true, value: compileRule(tree, { rules }) };
-  } catch (error) {
-    if (error instanceof RuleError) return ruleFailure(error, pointerPrefix);
-    throw error;
-  }
+  const compiled = compileRule(tree, { rules });
+  return compiled.ok ? compiled : ruleFailure(compiled, pointerPrefix);
 }

@@ -7,7 +7,7 @@ import {
   insertCart,
   type StoreContextRow,
 } from '@cartwright/repository';
-import type { Services } from '../services.ts';
+import type { Services } from '../kernel/services.ts';
 import { cartFacts } from './facts.ts';
 import { type CartPricing, priceStoredCart } from './pricing.ts';
 

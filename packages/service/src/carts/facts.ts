@@ -1,3 +1,4 @@
+import type { PricedCart } from '@cartwright/commerce';
 import type {
   AddressJson,
   CartRow,
@@ -6,8 +7,7 @@ import type {
   ProductRow,
 } from '@cartwright/repository';
 import type { AddressFacts, CustomerFacts, Facts, LineItemFacts } from '@cartwright/rules-engine';
-import { NATIVE_CUSTOMER_GROUPS } from '../starter/definitions.ts';
-import type { CartPricing } from './pricing.ts';
+import { NATIVE_CUSTOMER_GROUPS } from '../shop/starter-definitions.ts';
 
 // The one place stored commerce data becomes the rules engine's facts. Native identifiers are what
 // the shop stores: channel, method, product, category and tax-class ids are UUIDs; currencies,
@@ -220,10 +220,16 @@ export function customerFacts(
   };
 }
 
+/** What facts read of a cart's pricing (`CartPricing` of ./pricing.ts, which calls this). */
+export interface PricedLines {
+  readonly priced: PricedCart | null;
+  readonly products: ReadonlyMap<string, ProductRow>;
+}
+
 /** The facts of a priced cart and its customer: cart, line items, addresses, customer, context. */
 export function cartFacts(
   cart: CartRow,
-  pricing: CartPricing,
+  pricing: PricedLines,
   customer: CustomerRow | null,
   history: CustomerHistoryRow | null,
   now: Date,

@@ -9,13 +9,12 @@ import {
   updateCart,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { openCartOf, viewCart } from '../carts/cart.ts';
-import { checkout } from '../carts/checkout.ts';
 import { Address, checkAddress } from '../customers/addresses.ts';
-import { type Failure, fail, ok, type Result } from '../errors.ts';
-import { defineStoreOperation, type StoreOperationContext } from '../registry.ts';
-import { Timestamp, Uuid } from '../schemas.ts';
-import { resolveStoreContext } from '../store-context.ts';
+import { contextRequired, resolveStoreContext } from '../customers/contexts.ts';
+import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
+import { defineStoreOperation, type StoreOperationContext } from '../kernel/registry.ts';
+import { Uuid } from '../kernel/schemas.ts';
+import { openCartOf, viewCart } from './cart.ts';
 
 const Amounts = v.object({ net: v.number(), tax: v.number(), gross: v.number() });
 const CartLine = v.object({
@@ -57,7 +56,7 @@ async function withCart(
 ): Promise<Result<v.InferOutput<typeof Cart>>> {
   return services.database.transaction(async (tx) => {
     const context = await resolveStoreContext(tx, services, storefront);
-    if (!context) return noContext();
+    if (!context) return contextRequired();
     const cart = await openCartOf(tx, services, tenantId, context);
     const changes = await work(tx, cart, context);
     if ('ok' in changes && changes.ok === false) return changes as Failure;
@@ -70,13 +69,6 @@ async function withCart(
   });
 }
 
-function noContext(): Failure {
-  return fail(
-    'UNAUTHENTICATED',
-    'A valid x-context-token is required: create one with POST /store-api/context.',
-  );
-}
-
 export const getCart = defineStoreOperation({
   name: 'store.cart.get',
   summary: 'The visitor’s cart with prices, taxes and shipping calculated now.',
@@ -87,7 +79,7 @@ export const getCart = defineStoreOperation({
   async handler({ services, storefront, tenantId }) {
     const db = services.database.db;
     const context = await resolveStoreContext(db, services, storefront);
-    if (!context) return noContext();
+    if (!context) return contextRequired();
     return services.database.transaction(async (tx) => {
       const cart = await openCartOf(tx, services, tenantId, context);
       return ok((await viewCart(tx, services, tenantId, cart, context)) as v.InferOutput<typeof Cart>);
@@ -221,48 +213,3 @@ export const updateCartChoices = defineStoreOperation({
 function invalidChoice(pointer: string, message: string): Failure {
   return fail('VALIDATION_FAILED', 'The cart cannot use this choice.', { errors: [{ pointer, message }] });
 }
-
-export const StoreOrder = v.object({
-  id: Uuid,
-  number: v.number(),
-  state: v.string(),
-  paymentState: v.string(),
-  deliveryState: v.string(),
-  currency: v.string(),
-  price: v.record(v.string(), v.unknown()),
-  lines: v.array(v.record(v.string(), v.unknown())),
-  placedAt: Timestamp,
-});
-
-export const placeCheckout = defineStoreOperation({
-  name: 'store.checkout',
-  summary:
-    'Places the cart as an order (one transaction: stock reserved, gapless number, order.placed). Send an Idempotency-Key to make retries safe.',
-  http: {
-    method: 'POST',
-    path: '/store-api/checkout',
-    status: 201,
-    headers: { 'idempotency-key': 'idempotencyKey' },
-  },
-  readOnly: false,
-  input: v.object({ idempotencyKey: v.optional(v.pipe(v.string(), v.minLength(8), v.maxLength(200))) }),
-  output: StoreOrder,
-  async handler({ services, storefront, tenantId }, input) {
-    const context = await resolveStoreContext(services.database.db, services, storefront);
-    if (!context) return noContext();
-    const placed = await checkout(services, tenantId, context, input.idempotencyKey);
-    if (!placed.ok) return placed;
-    const order = placed.value;
-    return ok({
-      id: order.id,
-      number: order.number,
-      state: order.state,
-      paymentState: order.paymentState,
-      deliveryState: order.deliveryState,
-      currency: order.currency,
-      price: order.price,
-      lines: order.lines,
-      placedAt: order.placedAt.toISOString(),
-    });
-  },
-});

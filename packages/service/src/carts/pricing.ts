@@ -12,8 +12,8 @@ import {
 } from '@cartwright/repository';
 import type { JsonObject } from '@cartwright/settings-inheritance';
 import { compileWithSavedRules } from '../automation/rules.ts';
-import { effectiveProduct } from '../operations/catalog-product-view.ts';
-import type { Services } from '../services.ts';
+import { effectiveProduct } from '../catalog/product-view.ts';
+import type { Services } from '../kernel/services.ts';
 import { type ChannelPricing, channelPricing, destinationOf } from './channel-pricing.ts';
 import { cartFacts } from './facts.ts';
 
@@ -101,11 +101,9 @@ async function matchingRules(
     // A missing, inactive or order-scope rule does not match: the destination rule stays out.
     const compiled = await compileWithSavedRules(tx, tenantId, { type: 'ruleReference', ruleId }, '');
     if (!compiled.ok) continue;
-    try {
-      if (compiled.value.evaluate(facts)) matching.add(ruleId);
-    } catch {
-      // A rule reading a scope a cart lacks decides nothing here.
-    }
+    // A rule reading a scope a cart lacks decides nothing here.
+    const decided = compiled.value.evaluate(facts);
+    if (decided.ok && decided.value) matching.add(ruleId);
   }
   return matching;
 }

@@ -7,11 +7,10 @@ import {
   lockTransaction,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { fail } from '../errors.ts';
-import { TranslationsOf, Uuid } from '../schemas.ts';
-import { Active, Position } from './basis.ts';
-import { missingMainLanguageName } from './catalog-translations.ts';
-import { revisionBoundOperations } from './revision-bound.ts';
+import { fail } from '../kernel/errors.ts';
+import { revisionBoundOperations } from '../kernel/revision-bound.ts';
+import { Active, Position, TranslationsOf, Uuid } from '../kernel/schemas.ts';
+import { missingMainLanguageName } from './translations.ts';
 
 /** True when `ancestorId` is `id` or lies above it in the tree the links describe. */
 function isWithin(links: ReadonlyMap<string, string | null>, id: string, ancestorId: string): boolean {

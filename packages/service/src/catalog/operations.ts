@@ -18,13 +18,14 @@ import {
   updateProduct,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { actorOf } from '../auth.ts';
-import { type Failure, type FieldError, fail, ok } from '../errors.ts';
-import { recordEvent } from '../events.ts';
-import { type AnyOperation, defineOperation } from '../registry.ts';
-import { Limit, Revision, TranslationsOf, Uuid } from '../schemas.ts';
-import { Amount, CurrencyCode, currenciesExist } from './basis.ts';
-import { categoryOperations } from './catalog-categories.ts';
+import { actorOf } from '../kernel/auth.ts';
+import { type Failure, type FieldError, fail, ok } from '../kernel/errors.ts';
+import { recordEvent } from '../kernel/events.ts';
+import { type AnyOperation, defineOperation } from '../kernel/registry.ts';
+import { staleRevision } from '../kernel/revision-bound.ts';
+import { Amount, CurrencyCode, Limit, Revision, TranslationsOf, Uuid } from '../kernel/schemas.ts';
+import { currenciesExist } from '../settings/currencies.ts';
+import { categoryOperations } from './categories.operations.ts';
 import {
   effectiveProduct,
   FLAG_NAMES,
@@ -33,10 +34,9 @@ import {
   productDetail,
   productView,
   TRANSLATED_FIELDS,
-} from './catalog-product-view.ts';
-import { saveRuleMetadata } from './catalog-rule-metadata.ts';
-import { missingMainLanguageName } from './catalog-translations.ts';
-import { staleRevision } from './revision-bound.ts';
+} from './product-view.ts';
+import { saveRuleMetadata } from './rule-metadata.operations.ts';
+import { missingMainLanguageName } from './translations.ts';
 
 // Products and their variants (one level: a variant's parent is never a variant). A variant stores
 // only what differs from its parent; null means "inherit". A parent has no gaps: null written to

@@ -1,7 +1,7 @@
 import { inheritFromParent } from '@cartwright/commerce';
-import type { ProductRow } from '@cartwright/repository';
+import { type Executor, findProduct, type ProductRow, type RowLock } from '@cartwright/repository';
 import * as v from 'valibot';
-import { iso, Timestamp, Uuid } from '../schemas.ts';
+import { iso, Timestamp, Uuid } from '../kernel/schemas.ts';
 
 // How staff see a product: the stored record (`own`, where a variant's nulls mean "inherit") and
 // the effective record (a variant's gaps filled from its parent). Admin views include the private
@@ -133,4 +133,20 @@ export function productDetail(
     own: productView(own),
     variantIds: [...variantIds],
   };
+}
+
+/**
+ * The product as the storefront sells it (a variant's gaps filled from its parent), or null when
+ * it does not exist or is inactive. `lock` holds the product's own row until the transaction ends.
+ */
+export async function findProductOnSale(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  lock?: RowLock,
+): Promise<ProductRow | null> {
+  const own = await findProduct(tx, tenantId, id, lock);
+  const parent = own?.parentId ? ((await findProduct(tx, tenantId, own.parentId)) ?? null) : null;
+  const product = own ? effectiveProduct(own, parent) : null;
+  return product && product.active !== false ? product : null;
 }

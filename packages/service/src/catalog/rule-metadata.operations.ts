@@ -8,13 +8,13 @@ import {
   updateProduct,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { actorOf } from '../auth.ts';
-import { fail, ok } from '../errors.ts';
-import { recordEvent } from '../events.ts';
-import { defineOperation } from '../registry.ts';
-import { Revision, Uuid } from '../schemas.ts';
-import { effectiveProduct } from './catalog-product-view.ts';
-import { staleRevision } from './revision-bound.ts';
+import { actorOf } from '../kernel/auth.ts';
+import { fail, ok } from '../kernel/errors.ts';
+import { recordEvent } from '../kernel/events.ts';
+import { defineOperation } from '../kernel/registry.ts';
+import { staleRevision } from '../kernel/revision-bound.ts';
+import { Revision, Uuid } from '../kernel/schemas.ts';
+import { effectiveProduct } from './product-view.ts';
 
 const Metadata = v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(100)), v.unknown());
 

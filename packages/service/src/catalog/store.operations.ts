@@ -1,20 +1,11 @@
 import { resolveTranslated } from '@cartwright/commerce';
-import {
-  type Executor,
-  findBasis,
-  findProduct,
-  findTenant,
-  listProducts,
-  listVariants,
-  type ProductRow,
-  type RowLock,
-} from '@cartwright/repository';
+import { findBasis, findTenant, listProducts, listVariants, type ProductRow } from '@cartwright/repository';
 import * as v from 'valibot';
-import { fail, ok } from '../errors.ts';
-import { defineStoreOperation, type StoreOperationContext } from '../registry.ts';
-import { LanguageCode, Limit, Uuid } from '../schemas.ts';
-import { resolveStoreContext } from '../store-context.ts';
-import { effectiveProduct } from './catalog-product-view.ts';
+import { resolveStoreContext } from '../customers/contexts.ts';
+import { fail, ok } from '../kernel/errors.ts';
+import { defineStoreOperation, type StoreOperationContext } from '../kernel/registry.ts';
+import { LanguageCode, Limit, Uuid } from '../kernel/schemas.ts';
+import { effectiveProduct, findProductOnSale } from './product-view.ts';
 
 // The PUBLIC serialisation of products. It is built field by field from an allow-list, never by
 // spreading a stored row, so purchase prices, rule metadata, custom fields and stock counts cannot
@@ -100,22 +91,6 @@ export function storeProductView(
       shippingFree: product.flags?.shippingFree === true,
     },
   };
-}
-
-/**
- * The product as the storefront sells it (a variant's gaps filled from its parent), or null when
- * it does not exist or is inactive. `lock` holds the product's own row until the transaction ends.
- */
-export async function findProductOnSale(
-  tx: Executor,
-  tenantId: string,
-  id: string,
-  lock?: RowLock,
-): Promise<ProductRow | null> {
-  const own = await findProduct(tx, tenantId, id, lock);
-  const parent = own?.parentId ? ((await findProduct(tx, tenantId, own.parentId)) ?? null) : null;
-  const product = own ? effectiveProduct(own, parent) : null;
-  return product && product.active !== false ? product : null;
 }
 
 const Locale = {

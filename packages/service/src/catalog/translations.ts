@@ -1,6 +1,6 @@
 import { resolveTranslated } from '@cartwright/commerce';
 import { type Executor, findTenant } from '@cartwright/repository';
-import type { FieldError } from '../errors.ts';
+import type { FieldError } from '../kernel/errors.ts';
 
 /**
  * Why a record's translations cannot stand alone: it needs a non-blank name in the shop's main

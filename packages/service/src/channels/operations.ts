@@ -13,26 +13,36 @@ import {
   CHANNEL_SETTINGS_SHAPE,
   type JsonObject,
   normalizeOverrides,
+  type OverrideIssue,
   type ResolvedSettings,
   resolveSettings,
   validateOverrides,
 } from '@cartwright/settings-inheritance';
 import * as v from 'valibot';
-import { actorOf, issueChannelKey } from '../auth.ts';
+import { actorOf, issueChannelKey } from '../kernel/auth.ts';
+import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
+import { recordEvent } from '../kernel/events.ts';
+import { type AnyOperation, defineOperation, fieldErrors } from '../kernel/registry.ts';
+import {
+  Amount,
+  CurrencyCode,
+  iso,
+  LanguageCode,
+  Revision,
+  Timestamp,
+  Translated,
+  Uuid,
+} from '../kernel/schemas.ts';
+import type { Services } from '../kernel/services.ts';
 import {
   basisRevision,
+  ChannelIdentity,
   type ChannelSettings,
   channelSettings,
   inContentLanguage,
   overridesOf,
   settingsBasis,
-} from '../channels/settings.ts';
-import { type Failure, fail, ok, type Result } from '../errors.ts';
-import { recordEvent } from '../events.ts';
-import { type AnyOperation, defineOperation, fieldErrors } from '../registry.ts';
-import { iso, LanguageCode, Revision, Timestamp, Translated, Uuid } from '../schemas.ts';
-import type { Services } from '../services.ts';
-import { Amount, CurrencyCode } from './basis.ts';
+} from './settings.ts';
 
 // Sales channels as merchants configure them: the channel's own fields (languages, domains,
 // catalog, navigation, mode, paused/private) and its sparse overrides of the shop's shared
@@ -142,13 +152,7 @@ const EffectiveValues = v.object({
 const Overrides = v.record(v.string(), v.unknown());
 
 const ChannelView = v.object({
-  id: Uuid,
-  key: v.nullable(v.string()),
-  isMain: v.boolean(),
-  accessKey: v.string(),
-  revision: v.number(),
-  /** The shop's current basis revision: send it back as `baseRevision` when saving. */
-  baseRevision: v.number(),
+  ...ChannelIdentity,
   /** The basis revision the channel's overrides were last saved against. */
   savedAgainstBaseRevision: v.number(),
   language: v.string(),
@@ -270,6 +274,13 @@ function withContentLanguage(overrides: JsonObject, language: string | undefined
   return ok(next as JsonObject);
 }
 
+function overrideErrors(issues: readonly OverrideIssue[]) {
+  return issues.map((issue) => ({
+    pointer: `/overrides${issue.pointer}`,
+    message: `${issue.code}: ${issue.message}`,
+  }));
+}
+
 /** Checks the overrides against the basis; answers the normalized overrides and effective settings. */
 function checkOverrides(
   basis: JsonObject,
@@ -278,10 +289,7 @@ function checkOverrides(
   languages: readonly string[],
 ): Result<{ overrides: JsonObject; resolved: ResolvedSettings }> {
   const issues = validateOverrides(CHANNEL_SETTINGS_SHAPE, basis, overrides);
-  const errors = issues.map((issue) => ({
-    pointer: `/overrides${issue.pointer}`,
-    message: `${issue.code}: ${issue.message}`,
-  }));
+  const errors = overrideErrors(issues);
   const basisOnly = issues.find((issue) => issue.code === 'BASIS_ONLY');
   if (basisOnly) {
     return fail(
@@ -291,7 +299,13 @@ function checkOverrides(
     );
   }
   if (issues.length > 0) return fail('VALIDATION_FAILED', issues[0]!.message, { errors });
-  const resolved = resolveSettings(CHANNEL_SETTINGS_SHAPE, basis, overrides);
+  const resolution = resolveSettings(CHANNEL_SETTINGS_SHAPE, basis, overrides);
+  if (!resolution.ok) {
+    return fail('VALIDATION_FAILED', resolution.issues[0]!.message, {
+      errors: overrideErrors(resolution.issues),
+    });
+  }
+  const resolved = resolution.value;
   const { effective } = resolved;
   const typed = v.safeParse(EffectiveValues, effective);
   if (!typed.success) {

@@ -15,6 +15,8 @@ import {
   type ResolvedSettings,
   resolveSettings,
 } from '@cartwright/settings-inheritance';
+import * as v from 'valibot';
+import { Uuid } from '../kernel/schemas.ts';
 
 // A channel's commerce settings: the shop's shared basis (read from the basis tables and the
 // company identity) with the channel's sparse overrides (`channels.data.overrides`) applied by
@@ -157,7 +159,17 @@ export async function effectiveSettings(
   tenantId: string,
   channel: ChannelRow,
 ): Promise<ResolvedSettings> {
-  return resolveSettings(CHANNEL_SETTINGS_SHAPE, await settingsBasis(tx, tenantId), overridesOf(channel));
+  return storedSettings(await settingsBasis(tx, tenantId), overridesOf(channel));
+}
+
+/**
+ * Resolves overrides that were validated when they were saved. Basis deletes refuse while an
+ * override names the entry (decision 0020), so a refusal here is a broken invariant, not input.
+ */
+export function storedSettings(basis: JsonObject, overrides: JsonObject): ResolvedSettings {
+  const resolved = resolveSettings(CHANNEL_SETTINGS_SHAPE, basis, overrides);
+  if (!resolved.ok) throw new Error(resolved.detail);
+  return resolved.value;
 }
 
 /** The same, with the basis revision a save must name. */
@@ -234,3 +246,15 @@ export function inContentLanguage(effective: JsonObject, language: string, mainL
     countries,
   };
 }
+
+/** What every view of a sales channel starts with (the channel endpoints and the automation list). */
+export const ChannelIdentity = {
+  id: Uuid,
+  key: v.nullable(v.string()),
+  isMain: v.boolean(),
+  /** Public: storefronts send it as `x-channel-key`. */
+  accessKey: v.string(),
+  revision: v.number(),
+  /** The shop's current basis revision: send it back as `baseRevision` when saving. */
+  baseRevision: v.number(),
+};

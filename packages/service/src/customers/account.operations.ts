@@ -10,7 +10,14 @@ import {
   type StoreContextRow,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { Address } from '../customers/addresses.ts';
+import type { Storefront } from '../kernel/auth.ts';
+import { type Failure, fail, ok } from '../kernel/errors.ts';
+import type { Actor } from '../kernel/events.ts';
+import { defineStoreOperation } from '../kernel/registry.ts';
+import { EmptyInput, Uuid } from '../kernel/schemas.ts';
+import type { Services } from '../kernel/services.ts';
+import { Address } from './addresses.ts';
+import { openStoreContext, resolveStoreContext } from './contexts.ts';
 import {
   Account,
   accountView,
@@ -21,14 +28,8 @@ import {
   OptionalText,
   Password,
   PersonName,
-} from '../customers/customer.ts';
-import { hashPassword, verifyPassword } from '../customers/passwords.ts';
-import { type Failure, fail, ok } from '../errors.ts';
-import type { Actor } from '../events.ts';
-import { defineStoreOperation, type Storefront } from '../registry.ts';
-import { EmptyInput, Uuid } from '../schemas.ts';
-import type { Services } from '../services.ts';
-import { openStoreContext, resolveStoreContext } from '../store-context.ts';
+} from './customer.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
 
 // The storefront's visitor context and customer account (`/store-api`, named by a channel key;
 // the visitor's context token travels in `x-context-token`).

@@ -1,6 +1,6 @@
 import { type AddressJson, type Executor, findBasis, listBasis } from '@cartwright/repository';
 import * as v from 'valibot';
-import { type Failure, fail } from '../errors.ts';
+import { type Failure, fail } from '../kernel/errors.ts';
 
 const Line = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200));
 const OptionalLine = v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(200))), null);

@@ -9,9 +9,10 @@ import {
   revokeStoreContextsOfCustomer,
   type StoreContextRow,
 } from '@cartwright/repository';
-import { hashToken } from './auth.ts';
-import type { Storefront } from './registry.ts';
-import type { Services } from './services.ts';
+import type { Storefront } from '../kernel/auth.ts';
+import { hashToken } from '../kernel/auth.ts';
+import { type Failure, fail } from '../kernel/errors.ts';
+import type { Services } from '../kernel/services.ts';
 
 // A storefront visitor's context: named by an opaque token (32 random bytes, base64url) of which
 // only the SHA-256 is stored, bound to one shop and channel, optionally to a logged-in customer.
@@ -105,4 +106,12 @@ export function revokeCustomerContexts(
   at: Date,
 ): Promise<number> {
   return revokeStoreContextsOfCustomer(tx, tenantId, customerId, at);
+}
+
+/** The refusal of a cart or checkout call that names no valid visitor context. */
+export function contextRequired(): Failure {
+  return fail(
+    'UNAUTHENTICATED',
+    'A valid x-context-token is required: create one with POST /store-api/context.',
+  );
 }

@@ -1,22 +1,27 @@
 import {
   type CustomerAddressRow,
+  type CustomerFields,
   type CustomerHistoryRow,
   type CustomerRow,
   type Executor,
+  findCustomer,
   findCustomerHistory,
   findRegisteredCustomerByEmail,
   insertCustomer,
   insertCustomerAddresses,
   listCustomerAddresses,
   lockTransaction,
+  updateCustomer,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { type Failure, type FieldError, fail, ok, type Result } from '../errors.ts';
-import { type Actor, recordEvent } from '../events.ts';
-import { iso, NullableTimestamp, Timestamp, Uuid } from '../schemas.ts';
-import type { Services } from '../services.ts';
-import { NATIVE_CUSTOMER_GROUPS } from '../starter/definitions.ts';
+import { type Failure, type FieldError, fail, ok, type Result } from '../kernel/errors.ts';
+import { type Actor, recordEvent } from '../kernel/events.ts';
+import { staleRevision } from '../kernel/revision-bound.ts';
+import { iso, NullableTimestamp, Timestamp, Uuid } from '../kernel/schemas.ts';
+import type { Services } from '../kernel/services.ts';
+import { NATIVE_CUSTOMER_GROUPS } from '../shop/starter-definitions.ts';
 import { Address, checkAddress } from './addresses.ts';
+import { revokeCustomerContexts } from './contexts.ts';
 
 // The customer record shared by the admin operations and the storefront account: field schemas,
 // the views (none of which ever carries the password hash) and creation.
@@ -68,6 +73,21 @@ export const AddressEntries = v.pipe(
 
 const StoredAddress = v.object({ id: Uuid, address: Address, createdAt: Timestamp, updatedAt: Timestamp });
 
+/** Who the customer is, as staff and the customer themself read it. */
+const PersonFields = {
+  salutation: v.nullable(v.string()),
+  firstName: v.string(),
+  lastName: v.string(),
+  birthday: v.nullable(v.string()),
+  company: v.nullable(v.string()),
+  vatId: v.nullable(v.string()),
+};
+/** The customer's default addresses (ids of their own addresses). */
+const DefaultAddressFields = {
+  defaultBillingAddressId: v.nullable(Uuid),
+  defaultShippingAddressId: v.nullable(Uuid),
+};
+
 /** A customer as staff see it. */
 export const Customer = v.object({
   id: Uuid,
@@ -75,12 +95,7 @@ export const Customer = v.object({
   group: CustomerGroup,
   /** The native group's fixed id, as rules name it. */
   groupId: Uuid,
-  salutation: v.nullable(v.string()),
-  firstName: v.string(),
-  lastName: v.string(),
-  birthday: v.nullable(v.string()),
-  company: v.nullable(v.string()),
-  vatId: v.nullable(v.string()),
+  ...PersonFields,
   tags: v.array(v.string()),
   customFields: v.record(v.string(), v.unknown()),
   affiliateCode: v.nullable(v.string()),
@@ -92,8 +107,7 @@ export const Customer = v.object({
   createdByAdmin: v.boolean(),
   firstLoginAt: NullableTimestamp,
   lastLoginAt: NullableTimestamp,
-  defaultBillingAddressId: v.nullable(Uuid),
-  defaultShippingAddressId: v.nullable(Uuid),
+  ...DefaultAddressFields,
   revision: v.number(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -121,16 +135,10 @@ export const Account = v.object({
   id: Uuid,
   email: v.string(),
   group: CustomerGroup,
-  salutation: v.nullable(v.string()),
-  firstName: v.string(),
-  lastName: v.string(),
-  birthday: v.nullable(v.string()),
-  company: v.nullable(v.string()),
-  vatId: v.nullable(v.string()),
+  ...PersonFields,
   guest: v.boolean(),
   newsletter: v.boolean(),
-  defaultBillingAddressId: v.nullable(Uuid),
-  defaultShippingAddressId: v.nullable(Uuid),
+  ...DefaultAddressFields,
   addresses: v.array(v.object({ id: Uuid, address: Address })),
 });
 export type Account = v.InferOutput<typeof Account>;
@@ -350,4 +358,122 @@ export async function createCustomer(
     channelId: origin.channelId,
   });
   return ok({ row, addresses });
+}
+
+export const Code = v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(100)));
+
+/** The fields a staff update (and a flow action) may change on a customer. */
+export const CustomerUpdateEntries = {
+  email: v.optional(Email),
+  password: v.optional(Password),
+  group: v.optional(CustomerGroup),
+  salutation: v.optional(OptionalText),
+  firstName: v.optional(PersonName),
+  lastName: v.optional(PersonName),
+  birthday: v.optional(v.nullable(Birthday)),
+  company: v.optional(OptionalText),
+  vatId: v.optional(OptionalText),
+  tags: v.optional(Tags),
+  customFields: v.optional(CustomFields),
+  affiliateCode: v.optional(Code),
+  campaignCode: v.optional(Code),
+  active: v.optional(v.boolean()),
+  newsletter: v.optional(v.boolean()),
+  defaultBillingAddressId: v.optional(v.nullable(Uuid)),
+  defaultShippingAddressId: v.optional(v.nullable(Uuid)),
+};
+
+export function customerNotFound(customerId: string): Failure {
+  return fail('NOT_FOUND', `No customer ${customerId} exists in this shop.`);
+}
+
+/** What `customers.update` may change on a customer (the password already hashed). */
+export type CustomerChanges = Omit<
+  v.InferOutput<v.ObjectSchema<typeof CustomerUpdateEntries, undefined>>,
+  'password'
+> & {
+  readonly passwordHash?: string | undefined;
+};
+
+/**
+ * Changes fields of a customer in the caller's transaction and records `customer.updated`; a
+ * changed group or status (or a new password) revokes every storefront context of the customer,
+ * and with it their open carts' authority, and records `customer.group_changed` /
+ * `customer.status_changed`. `revision` binds the change to the revision the caller read; flows,
+ * which act on the current customer, omit it. The staff operation and the flow actions on
+ * customers all call this.
+ */
+export async function updateCustomerFields(
+  tx: Executor,
+  services: Services,
+  tenantId: string,
+  actor: Actor,
+  id: string,
+  revision: number | undefined,
+  changes: CustomerChanges,
+): Promise<Result<CustomerRow>> {
+  const { passwordHash } = changes;
+  const current = await findCustomer(tx, tenantId, id, 'update');
+  if (!current) return customerNotFound(id);
+  if (revision !== undefined && current.revision !== revision)
+    return staleRevision(revision, current.revision);
+  if (current.guest && passwordHash !== undefined) {
+    return fail('VALIDATION_FAILED', 'Guests have no password.', {
+      errors: [{ pointer: '/password', message: 'not allowed for guests' }],
+    });
+  }
+  const addressIds = new Set((await listCustomerAddresses(tx, tenantId, id)).map((row) => row.id));
+  const refused =
+    checkBirthday(services, changes.birthday) ??
+    checkCompany(
+      changes.group ?? current.group,
+      changes.company === undefined ? current.company : changes.company,
+    ) ??
+    unknownAddress(addressIds, changes.defaultBillingAddressId, '/defaultBillingAddressId') ??
+    unknownAddress(addressIds, changes.defaultShippingAddressId, '/defaultShippingAddressId') ??
+    (changes.email !== undefined && !current.guest
+      ? await claimEmail(tx, tenantId, changes.email, '/email', id)
+      : null);
+  if (refused) return refused;
+  const fields: CustomerFields = Object.fromEntries(
+    Object.entries(changes).filter(([, value]) => value !== undefined),
+  );
+  const at = services.clock.now();
+  const row = await updateCustomer(tx, tenantId, id, fields, at);
+  await recordEvent(tx, services, tenantId, actor, 'customer.updated', {
+    customerId: id,
+    revision: row.revision,
+    changed: Object.keys(fields)
+      .map((field) => (field === 'passwordHash' ? 'password' : field))
+      .sort(),
+  });
+  const groupChanged = row.group !== current.group;
+  const statusChanged = row.active !== current.active;
+  // A session carries the authority of the customer's group and status (prices, cart rules):
+  // once either changes, every session ends in this transaction. A new password ends them too,
+  // so a reset locks out whoever knew the old one.
+  if (groupChanged || statusChanged || passwordHash !== undefined) {
+    await revokeCustomerContexts(tx, tenantId, id, at);
+  }
+  if (groupChanged) {
+    await recordEvent(tx, services, tenantId, actor, 'customer.group_changed', {
+      customerId: id,
+      from: current.group,
+      to: row.group,
+    });
+  }
+  if (statusChanged) {
+    await recordEvent(tx, services, tenantId, actor, 'customer.status_changed', {
+      customerId: id,
+      active: row.active,
+    });
+  }
+  return ok(row);
+}
+
+function unknownAddress(known: ReadonlySet<string>, addressId: string | null | undefined, pointer: string) {
+  if (!addressId || known.has(addressId)) return null;
+  return fail('VALIDATION_FAILED', 'The default address must be one of the customer’s addresses.', {
+    errors: [{ pointer, message: 'not an address of this customer' }],
+  });
 }

@@ -7,26 +7,32 @@ import {
   findCustomer,
   findCustomerAddress,
   insertCustomerAddresses,
-  listCustomerAddresses,
   listCustomerOrderNumbers,
   listCustomers,
   replaceCustomerAddress,
   updateCustomer,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { actorOf } from '../auth.ts';
-import { Address, checkAddress } from '../customers/addresses.ts';
+import { actorOf } from '../kernel/auth.ts';
+import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
+import { type Actor, recordEvent } from '../kernel/events.ts';
+import { defineOperation } from '../kernel/registry.ts';
+import { staleRevision } from '../kernel/revision-bound.ts';
+import { Limit, Revision, Uuid } from '../kernel/schemas.ts';
+import type { Services } from '../kernel/services.ts';
+import { Address, checkAddress } from './addresses.ts';
+import { revokeCustomerContexts } from './contexts.ts';
 import {
   AddressEntries,
   Birthday,
+  Code,
   Customer,
   CustomerDetail,
   CustomerGroup,
+  CustomerUpdateEntries,
   CustomFields,
-  checkBirthday,
-  checkCompany,
-  claimEmail,
   createCustomer,
+  customerNotFound,
   customerView,
   Email,
   loadCustomerDetail,
@@ -34,21 +40,9 @@ import {
   Password,
   PersonName,
   Tags,
-} from '../customers/customer.ts';
-import { hashPassword } from '../customers/passwords.ts';
-import { type Failure, fail, ok, type Result } from '../errors.ts';
-import { type Actor, recordEvent } from '../events.ts';
-import { defineOperation } from '../registry.ts';
-import { Limit, Revision, Uuid } from '../schemas.ts';
-import type { Services } from '../services.ts';
-import { revokeCustomerContexts } from '../store-context.ts';
-import { staleRevision } from './revision-bound.ts';
-
-const Code = v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(100)));
-
-function notFound(customerId: string): Failure {
-  return fail('NOT_FOUND', `No customer ${customerId} exists in this shop.`);
-}
+  updateCustomerFields,
+} from './customer.ts';
+import { hashPassword } from './passwords.ts';
 
 export const listShopCustomers = defineOperation({
   name: 'customers.list',
@@ -84,7 +78,7 @@ export const getShopCustomer = defineOperation({
   async handler({ services, tenantId }, input) {
     const db = services.database.db;
     const row = await findCustomer(db, tenantId, input.id);
-    return row ? ok(await loadCustomerDetail(db, tenantId, row)) : notFound(input.id);
+    return row ? ok(await loadCustomerDetail(db, tenantId, row)) : customerNotFound(input.id);
   },
 });
 
@@ -143,108 +137,7 @@ export const createShopCustomer = defineOperation({
   },
 });
 
-const UpdateInput = v.object({
-  id: Uuid,
-  revision: Revision,
-  email: v.optional(Email),
-  password: v.optional(Password),
-  group: v.optional(CustomerGroup),
-  salutation: v.optional(OptionalText),
-  firstName: v.optional(PersonName),
-  lastName: v.optional(PersonName),
-  birthday: v.optional(v.nullable(Birthday)),
-  company: v.optional(OptionalText),
-  vatId: v.optional(OptionalText),
-  tags: v.optional(Tags),
-  customFields: v.optional(CustomFields),
-  affiliateCode: v.optional(Code),
-  campaignCode: v.optional(Code),
-  active: v.optional(v.boolean()),
-  newsletter: v.optional(v.boolean()),
-  defaultBillingAddressId: v.optional(v.nullable(Uuid)),
-  defaultShippingAddressId: v.optional(v.nullable(Uuid)),
-});
-
-/** What `customers.update` may change on a customer (the password already hashed). */
-export type CustomerChanges = Omit<v.InferOutput<typeof UpdateInput>, 'id' | 'revision' | 'password'> & {
-  readonly passwordHash?: string | undefined;
-};
-
-/**
- * Changes fields of a customer in the caller's transaction and records `customer.updated`; a
- * changed group or status (or a new password) revokes every storefront context of the customer,
- * and with it their open carts' authority, and records `customer.group_changed` /
- * `customer.status_changed`. `revision` binds the change to the revision the caller read; flows,
- * which act on the current customer, omit it. The staff operation and the flow actions on
- * customers all call this.
- */
-export async function updateCustomerFields(
-  tx: Executor,
-  services: Services,
-  tenantId: string,
-  actor: Actor,
-  id: string,
-  revision: number | undefined,
-  changes: CustomerChanges,
-): Promise<Result<CustomerRow>> {
-  const { passwordHash } = changes;
-  const current = await findCustomer(tx, tenantId, id, 'update');
-  if (!current) return notFound(id);
-  if (revision !== undefined && current.revision !== revision)
-    return staleRevision(revision, current.revision);
-  if (current.guest && passwordHash !== undefined) {
-    return fail('VALIDATION_FAILED', 'Guests have no password.', {
-      errors: [{ pointer: '/password', message: 'not allowed for guests' }],
-    });
-  }
-  const addressIds = new Set((await listCustomerAddresses(tx, tenantId, id)).map((row) => row.id));
-  const refused =
-    checkBirthday(services, changes.birthday) ??
-    checkCompany(
-      changes.group ?? current.group,
-      changes.company === undefined ? current.company : changes.company,
-    ) ??
-    unknownAddress(addressIds, changes.defaultBillingAddressId, '/defaultBillingAddressId') ??
-    unknownAddress(addressIds, changes.defaultShippingAddressId, '/defaultShippingAddressId') ??
-    (changes.email !== undefined && !current.guest
-      ? await claimEmail(tx, tenantId, changes.email, '/email', id)
-      : null);
-  if (refused) return refused;
-  const fields: CustomerFields = Object.fromEntries(
-    Object.entries(changes).filter(([, value]) => value !== undefined),
-  );
-  const at = services.clock.now();
-  const row = await updateCustomer(tx, tenantId, id, fields, at);
-  await recordEvent(tx, services, tenantId, actor, 'customer.updated', {
-    customerId: id,
-    revision: row.revision,
-    changed: Object.keys(fields)
-      .map((field) => (field === 'passwordHash' ? 'password' : field))
-      .sort(),
-  });
-  const groupChanged = row.group !== current.group;
-  const statusChanged = row.active !== current.active;
-  // A session carries the authority of the customer's group and status (prices, cart rules):
-  // once either changes, every session ends in this transaction. A new password ends them too,
-  // so a reset locks out whoever knew the old one.
-  if (groupChanged || statusChanged || passwordHash !== undefined) {
-    await revokeCustomerContexts(tx, tenantId, id, at);
-  }
-  if (groupChanged) {
-    await recordEvent(tx, services, tenantId, actor, 'customer.group_changed', {
-      customerId: id,
-      from: current.group,
-      to: row.group,
-    });
-  }
-  if (statusChanged) {
-    await recordEvent(tx, services, tenantId, actor, 'customer.status_changed', {
-      customerId: id,
-      active: row.active,
-    });
-  }
-  return ok(row);
-}
+const UpdateInput = v.object({ id: Uuid, revision: Revision, ...CustomerUpdateEntries });
 
 export const updateShopCustomer = defineOperation({
   name: 'customers.update',
@@ -268,13 +161,6 @@ export const updateShopCustomer = defineOperation({
   },
 });
 
-function unknownAddress(known: ReadonlySet<string>, addressId: string | null | undefined, pointer: string) {
-  if (!addressId || known.has(addressId)) return null;
-  return fail('VALIDATION_FAILED', 'The default address must be one of the customer’s addresses.', {
-    errors: [{ pointer, message: 'not an address of this customer' }],
-  });
-}
-
 export const deleteShopCustomer = defineOperation({
   name: 'customers.delete',
   summary:
@@ -287,7 +173,7 @@ export const deleteShopCustomer = defineOperation({
   async handler({ services, tenantId, principal }, input) {
     return services.database.transaction(async (tx) => {
       const current = await findCustomer(tx, tenantId, input.id, 'update');
-      if (!current) return notFound(input.id);
+      if (!current) return customerNotFound(input.id);
       if (current.revision !== input.revision) return staleRevision(input.revision, current.revision);
       const orders = await listCustomerOrderNumbers(tx, tenantId, input.id, 100);
       if (orders.length > 0) {
@@ -318,7 +204,7 @@ async function changeAddresses(
 ): Promise<Result<CustomerDetail>> {
   return services.database.transaction(async (tx) => {
     const current = await findCustomer(tx, tenantId, customerId, 'update');
-    if (!current) return notFound(customerId);
+    if (!current) return customerNotFound(customerId);
     const fields = await change(tx, current);
     if ('ok' in fields) return fields;
     const row = await updateCustomer(tx, tenantId, customerId, fields, services.clock.now());

@@ -7,9 +7,9 @@ import {
   insertOrderActivity,
   nextCounterValue,
 } from '@cartwright/repository';
-import { fail, ok, type Result } from '../errors.ts';
-import { type Actor, recordEvent } from '../events.ts';
-import type { Services } from '../services.ts';
+import { fail, ok, type Result } from '../kernel/errors.ts';
+import { type Actor, recordEvent } from '../kernel/events.ts';
+import type { Services } from '../kernel/services.ts';
 import { type DocumentType, documentLabels, documentTitle } from './labels.ts';
 import { documentOrderOf } from './order-snapshot.ts';
 import { renderDocumentPdf } from './render.ts';

@@ -1,10 +1,10 @@
 import { type DocumentWithFile, findDocument, findOrder, listOrderDocuments } from '@cartwright/repository';
 import * as v from 'valibot';
-import { actorOf } from '../auth.ts';
-import { createDocument } from '../documents/create.ts';
-import { fail, ok } from '../errors.ts';
-import { defineOperation, FileContent } from '../registry.ts';
-import { iso, Timestamp, Uuid } from '../schemas.ts';
+import { actorOf } from '../kernel/auth.ts';
+import { fail, ok } from '../kernel/errors.ts';
+import { defineOperation, FileContent } from '../kernel/registry.ts';
+import { iso, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { createDocument } from './create.ts';
 
 const DocumentType = v.picklist(['invoice', 'delivery_note']);
 

@@ -5,26 +5,22 @@ import {
   countProductAssets,
   deleteAsset,
   type EntitlementWithAsset,
-  type Executor,
   findAsset,
   findEntitlement,
   findOrder,
   findProduct,
-  grantEntitlements,
   insertAsset,
   listOrderEntitlements,
   listProductAssets,
-  lockAssetsOfProducts,
-  revokeEntitlements,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { actorOf } from '../auth.ts';
-import { fail, ok, type Result } from '../errors.ts';
-import { type Actor, recordEvent } from '../events.ts';
-import { defineOperation, defineStoreOperation, FileContent } from '../registry.ts';
-import { iso, NullableTimestamp, Timestamp, Uuid } from '../schemas.ts';
-import type { Services } from '../services.ts';
-import { resolveStoreContext } from '../store-context.ts';
+import { resolveStoreContext } from '../customers/contexts.ts';
+import { actorOf } from '../kernel/auth.ts';
+import { fail, ok } from '../kernel/errors.ts';
+import { recordEvent } from '../kernel/events.ts';
+import { defineOperation, defineStoreOperation, FileContent } from '../kernel/registry.ts';
+import { iso, NullableTimestamp, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { noOrder, setDownloadAccess } from './access.ts';
 
 /** The largest downloadable file (decoded bytes). */
 export const MAX_ASSET_BYTES = 8 * 1024 * 1024;
@@ -112,7 +108,6 @@ function entitlementView(row: EntitlementWithAsset): Entitlement {
 }
 
 const noProduct = () => fail('NOT_FOUND', 'No such product exists in this shop.');
-const noOrder = () => fail('NOT_FOUND', 'No such order exists in this shop.');
 
 export const createProductAsset = defineOperation({
   name: 'catalog.assets.create',
@@ -218,50 +213,6 @@ export const deleteProductAsset = defineOperation({
     });
   },
 });
-
-function orderedProductIds(lines: readonly Record<string, unknown>[]): string[] {
-  const ids = lines.flatMap((line) => (typeof line.productId === 'string' ? [line.productId] : []));
-  return [...new Set(ids)];
-}
-
-/**
- * Grants (`value` true) the order's customer every downloadable file of every ordered product,
- * creating missing entitlements and re-granting revoked ones, or revokes (`value` false) all of
- * the order's entitlements. Emits `downloads.granted` / `downloads.revoked` when anything changed.
- * The staff operation and the flow action "grant download access" both call this.
- */
-export async function setDownloadAccess(
-  tx: Executor,
-  services: Services,
-  tenantId: string,
-  orderId: string,
-  value: boolean,
-  actor: Actor,
-): Promise<Result<EntitlementWithAsset[]>> {
-  const order = await findOrder(tx, tenantId, orderId, { forUpdate: true });
-  if (!order) return noOrder();
-  const at = services.clock.now();
-  let changed: { id: string }[];
-  if (value) {
-    const assets = await lockAssetsOfProducts(tx, tenantId, orderedProductIds(order.lines));
-    changed = await grantEntitlements(tx, {
-      tenantId,
-      orderId,
-      customerId: order.customerId,
-      at,
-      assets: assets.map((asset) => ({ assetId: asset.id, newId: services.ids.next() })),
-    });
-  } else {
-    changed = await revokeEntitlements(tx, tenantId, orderId, at);
-  }
-  if (changed.length > 0) {
-    await recordEvent(tx, services, tenantId, actor, value ? 'downloads.granted' : 'downloads.revoked', {
-      orderId,
-      entitlementIds: changed.map((entitlement) => entitlement.id),
-    });
-  }
-  return ok(await listOrderEntitlements(tx, tenantId, orderId));
-}
 
 export const setOrderDownloads = defineOperation({
   name: 'orders.downloads.set',

@@ -11,21 +11,26 @@ import {
   type OrderRow,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { CustomerGroup, CustomFields, Tags } from '../customers/customer.ts';
+import {
+  type CustomerChanges,
+  CustomerGroup,
+  CustomFields,
+  Tags,
+  updateCustomerFields,
+} from '../customers/customer.ts';
 import { createDocument } from '../documents/create.ts';
-import { type Failure, fail, ok, type Result } from '../errors.ts';
-import type { Actor } from '../events.ts';
-import { type CustomerChanges, updateCustomerFields } from '../operations/customers.ts';
-import { setDownloadAccess } from '../operations/downloads.ts';
+import { setDownloadAccess } from '../downloads/access.ts';
+import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
+import type { Actor } from '../kernel/events.ts';
 import {
   addOrderActivityNote,
   type OrderChanges,
   OrderTags,
   updateLockedOrder,
   type WrittenActivityKind,
-} from '../operations/orders.ts';
+} from '../orders/changes.ts';
 import { transitionOrder } from '../orders/transitions.ts';
-import { NATIVE_CUSTOMER_GROUPS } from '../starter/definitions.ts';
+import { NATIVE_CUSTOMER_GROUPS } from '../shop/starter-definitions.ts';
 import type { ActionContext, ActionHandler } from './model.ts';
 
 // The flow actions: each one a real domain effect through the same internal functions the staff

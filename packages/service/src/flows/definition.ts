@@ -1,10 +1,10 @@
 import { type FlowIssue, type FlowPipeline, ruleIdsOf, validatePipeline } from '@cartwright/flow-graph';
 import { ACTIONS, type ConditionTree, validateCondition } from '@cartwright/rules-engine';
 import * as v from 'valibot';
-import { type ErrorCode, type Failure, fail, type Result } from '../errors.ts';
-import type { Permission } from '../permissions.ts';
-import { fieldErrors } from '../registry.ts';
-import { LanguageCode, Translated } from '../schemas.ts';
+import { type ErrorCode, type Failure, fail, type Result } from '../kernel/errors.ts';
+import type { Permission } from '../kernel/permissions.ts';
+import { fieldErrors } from '../kernel/registry.ts';
+import { LanguageCode, Translated } from '../kernel/schemas.ts';
 
 /** Event names a flow can start from: `order.placed`, `order_payment.paid`, `app.<app>.<action>`. */
 const Trigger = v.pipe(

@@ -21,13 +21,13 @@ import {
   type ConditionTree,
   compileRule,
   type Facts,
-  RuleError,
+  type RuleResult,
   type SavedRule,
 } from '@cartwright/rules-engine';
-import { grantOfToken } from '../auth.ts';
-import { collectingEvents } from '../events.ts';
-import type { Permission } from '../permissions.ts';
-import type { Services } from '../services.ts';
+import { grantOfToken } from '../kernel/auth.ts';
+import { collectingEvents } from '../kernel/events.ts';
+import type { Permission } from '../kernel/permissions.ts';
+import type { Services } from '../kernel/services.ts';
 import { ACTION_HANDLERS } from './actions.ts';
 import type { FlowData } from './definition.ts';
 import { FactsDeferred, orderFacts } from './facts.ts';
@@ -288,25 +288,25 @@ class Walk {
    * documents or current products makes them load, and is evaluated again (evaluation is pure).
    */
   async decide(condition: ConditionTree): Promise<boolean | { code: string; message: string }> {
+    const rules = new Map((this.job.definition.rules as SavedRule[]).map((rule) => [rule.id, rule]));
+    const compiled = compileRule(condition, { rules });
+    if (!compiled.ok) return { code: compiled.code, message: compiled.detail };
+    if (this.facts === null) {
+      this.deferred = true;
+      this.facts = await this.loadFacts(true);
+    }
+    let decided: RuleResult<boolean> | null = null;
     try {
-      const rules = new Map((this.job.definition.rules as SavedRule[]).map((rule) => [rule.id, rule]));
-      const compiled = compileRule(condition, { rules });
-      if (this.facts === null) {
-        this.deferred = true;
-        this.facts = await this.loadFacts(true);
-      }
-      try {
-        return compiled.evaluate(this.facts);
-      } catch (error) {
-        if (!(error instanceof FactsDeferred) || !this.deferred) throw error;
-      }
+      decided = compiled.value.evaluate(this.facts);
+    } catch (error) {
+      if (!(error instanceof FactsDeferred) || !this.deferred) throw error;
+    }
+    if (decided === null) {
       this.deferred = false;
       this.facts = await this.loadFacts(false);
-      return compiled.evaluate(this.facts);
-    } catch (error) {
-      if (error instanceof RuleError) return { code: error.code, message: error.message };
-      throw error;
+      decided = compiled.value.evaluate(this.facts);
     }
+    return decided.ok ? decided.value : { code: decided.code, message: decided.detail };
   }
 
   /** The facts conditions read: the subject order's, or the checkout scope alone. */

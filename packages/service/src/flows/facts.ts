@@ -12,9 +12,9 @@ import {
 import type { Facts, LineItemFacts } from '@cartwright/rules-engine';
 import * as v from 'valibot';
 import { addressFacts, customerFacts, type FactsMoney, lineItemFacts, major } from '../carts/facts.ts';
-import { effectiveProduct } from '../operations/catalog-product-view.ts';
-import type { Services } from '../services.ts';
-import { NATIVE_CUSTOMER_GROUPS } from '../starter/definitions.ts';
+import { effectiveProduct } from '../catalog/product-view.ts';
+import type { Services } from '../kernel/services.ts';
+import { NATIVE_CUSTOMER_GROUPS } from '../shop/starter-definitions.ts';
 
 // The ORDER scope of the rules engine: the facts of a stored order, for flows. Everything comes
 // from what the order stored (its snapshots of prices, lines, customer, addresses and methods, its

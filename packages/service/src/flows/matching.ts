@@ -7,10 +7,10 @@ import {
   notifyJobs,
   type OutboxEventRow,
 } from '@cartwright/repository';
-import { compileRule, RuleError, type SavedRule } from '@cartwright/rules-engine';
+import { compileRule, type SavedRule } from '@cartwright/rules-engine';
 import { loadReferencedRules } from '../automation/rules.ts';
+import type { Services } from '../kernel/services.ts';
 import type { Projection } from '../outbox/projections.ts';
-import type { Services } from '../services.ts';
 import { conditionsOf, parseFlowData } from './definition.ts';
 import type { FlowActor, FlowSubject } from './model.ts';
 
@@ -46,13 +46,10 @@ async function freeze(
   const conditions = conditionsOf(parsed.value);
   const rules = await loadReferencedRules(tx, tenantId, conditions);
   const definition = { flow: parsed.value, rules: [...rules.values()] };
-  try {
-    compileRule(conditions, { rules });
-    return { definition, error: null };
-  } catch (error) {
-    if (!(error instanceof RuleError)) throw error;
-    return { definition, error: { code: error.code, message: error.message } };
-  }
+  const compiled = compileRule(conditions, { rules });
+  return compiled.ok
+    ? { definition, error: null }
+    : { definition, error: { code: compiled.code, message: compiled.detail } };
 }
 
 /**

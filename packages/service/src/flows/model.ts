@@ -1,6 +1,6 @@
 import type { Executor, FlowActorJson, FlowJobRow } from '@cartwright/repository';
-import type { Result } from '../errors.ts';
-import type { Services } from '../services.ts';
+import type { Result } from '../kernel/errors.ts';
+import type { Services } from '../kernel/services.ts';
 
 /** What a flow job acts on: the ids its starting event names. */
 export interface FlowSubject {

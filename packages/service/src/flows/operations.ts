@@ -8,12 +8,12 @@ import {
   updateFlowJob,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { actorOf } from '../auth.ts';
-import { fail, ok } from '../errors.ts';
-import { recordEvent } from '../events.ts';
-import type { FlowData } from '../flows/definition.ts';
-import { defineOperation } from '../registry.ts';
-import { iso, NullableTimestamp, Timestamp, Uuid } from '../schemas.ts';
+import { actorOf } from '../kernel/auth.ts';
+import { fail, ok } from '../kernel/errors.ts';
+import { recordEvent } from '../kernel/events.ts';
+import { defineOperation } from '../kernel/registry.ts';
+import { iso, NullableTimestamp, Timestamp, Uuid } from '../kernel/schemas.ts';
+import type { FlowData } from './definition.ts';
 
 // The executions view (latest flow jobs, cheap enough to poll every 3 s) and the merchant's way
 // out of an uncertain or failed job: retry from a node, or mark it done or abandoned.

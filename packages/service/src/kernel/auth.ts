@@ -9,7 +9,6 @@ import {
 } from '@cartwright/repository';
 import { fail, type Result } from './errors.ts';
 import { effectivePermissions, type Permission, type Role } from './permissions.ts';
-import type { Storefront } from './registry.ts';
 import type { Services } from './services.ts';
 
 /** Who is calling: always exactly one shop. */
@@ -52,6 +51,13 @@ const CHANNEL_KEY_PATTERN = /^cwk_([0-9a-f]{32})_([A-Za-z0-9_-]{24})$/;
 /** A new public access key for a sales channel of this shop. */
 export function issueChannelKey(tenantId: string): string {
   return `cwk_${tenantId.replaceAll('-', '')}_${randomBytes(18).toString('base64url')}`;
+}
+
+/** The storefront a request speaks for: its shop and sales channel, and the visitor's context token. */
+export interface Storefront {
+  readonly tenantId: string;
+  readonly channelId: string;
+  readonly contextToken: string | undefined;
 }
 
 /**

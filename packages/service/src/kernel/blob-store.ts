@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { deleteBlob, type Executor, findBlob, insertBlob } from '@cartwright/repository';
-import type { IdSource } from './services.ts';
+import type { IdSource } from './ids.ts';
 
 export interface StoredBlob {
   readonly id: string;

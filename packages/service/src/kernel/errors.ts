@@ -1,5 +1,10 @@
+import type { FlowIssueCode } from '@cartwright/flow-graph';
+import type { RuleErrorCode } from '@cartwright/rules-engine';
+
 /** Every stable error code the service returns. Adding one does not compile until it has a status. */
 export type ErrorCode =
+  | RuleErrorCode
+  | FlowIssueCode
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
@@ -19,29 +24,9 @@ export type ErrorCode =
   | 'CART_INVALID'
   | 'PAYMENT_REQUIRED'
   | 'NOT_READY'
-  | 'RULE_UNKNOWN_CONDITION'
-  | 'RULE_CONDITION_DISABLED'
-  | 'RULE_INVALID_TREE'
-  | 'RULE_INVALID_VALUE'
-  | 'RULE_SCOPE_MISSING'
-  | 'RULE_REFERENCE_MISSING'
-  | 'RULE_REFERENCE_DISABLED'
-  | 'RULE_REFERENCE_CYCLE'
-  | 'RULE_REFERENCE_DEPTH'
-  | 'RULE_REFERENCE_LIMIT'
   | 'CONTEXT_REQUIRED'
   | 'APP_NOT_INSTALLED'
   | 'UNSUPPORTED_ACTION'
-  | 'FLOW_INVALID_GRAPH'
-  | 'FLOW_DUPLICATE_NODE'
-  | 'FLOW_EDGE_MISSING'
-  | 'FLOW_CYCLE'
-  | 'FLOW_UNREACHABLE'
-  | 'FLOW_SIZE'
-  | 'FLOW_DELAY_TOO_LONG'
-  | 'FLOW_UNKNOWN_ACTION'
-  | 'FLOW_INVALID_ACTION_CONFIG'
-  | 'FLOW_UNSUPPORTED_OPTION'
   | 'SETTING_BASIS_ONLY'
   | 'MAIN_CHANNEL'
   | 'CHANNEL_IN_USE'

@@ -1,6 +1,6 @@
 import { findChannelForStaff } from '@cartwright/repository';
 import * as v from 'valibot';
-import type { Principal } from './auth.ts';
+import type { Principal, Storefront } from './auth.ts';
 import { type FieldError, fail, type Result } from './errors.ts';
 import type { Permission } from './permissions.ts';
 import type { Services } from './services.ts';
@@ -15,12 +15,6 @@ export interface OperationContext {
 }
 
 /** A storefront caller: a sales channel of a shop, and the visitor's cart context token if any. */
-export interface Storefront {
-  readonly tenantId: string;
-  readonly channelId: string;
-  readonly contextToken: string | undefined;
-}
-
 /** What a storefront handler gets: the channel it serves, never a staff principal. */
 export interface StoreOperationContext {
   readonly storefront: Storefront;

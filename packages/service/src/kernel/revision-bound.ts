@@ -10,12 +10,12 @@ import {
   saveRevisioned,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { actorOf } from '../auth.ts';
-import { type Failure, fail, ok } from '../errors.ts';
-import { recordEvent } from '../events.ts';
-import type { Permission } from '../permissions.ts';
-import { type AnyOperation, defineOperation } from '../registry.ts';
-import { iso, Revision, Timestamp } from '../schemas.ts';
+import { actorOf } from './auth.ts';
+import { type Failure, fail, ok } from './errors.ts';
+import { recordEvent } from './events.ts';
+import type { Permission } from './permissions.ts';
+import { type AnyOperation, defineOperation } from './registry.ts';
+import { iso, Revision, Timestamp } from './schemas.ts';
 
 // Resources saved whole at a revision (the shared basis, the catalog's categories), each with the
 // same three operations: list, revision-bound save (create with revision 0, replace with the

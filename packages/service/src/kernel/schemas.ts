@@ -29,6 +29,16 @@ export function TranslationsOf(fields: readonly string[]) {
 /** The revision a write read: 0 to create, the stored revision to replace or delete. */
 export const Revision = v.pipe(v.number(), v.integer(), v.minValue(0));
 
+/** An ISO 4217 currency code. */
+export const CurrencyCode = v.pipe(
+  v.string(),
+  v.regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as EUR'),
+);
+/** An amount in minor units of its currency (cents for EUR). */
+export const Amount = v.pipe(v.number(), v.integer('expected minor units (an integer)'), v.minValue(0));
+export const Position = v.optional(v.pipe(v.number(), v.integer()), 0);
+export const Active = v.optional(v.boolean(), true);
+
 export const EmptyInput = v.object({});
 
 /** The JSON shape of a Date at the edge. */

@@ -1,15 +1,10 @@
 import type { Database } from '@cartwright/repository';
-import { v7 as uuidv7 } from 'uuid';
 import { type BlobStore, databaseBlobStore } from './blob-store.ts';
+import { type IdSource, uuidV7Ids } from './ids.ts';
 
 /** The clock every use case reads; tests pass a fixed one. */
 export interface Clock {
   now(): Date;
-}
-
-/** Where new ids come from (UUIDv7 in production). */
-export interface IdSource {
-  next(): string;
 }
 
 /** Everything a use case needs from the outside world, passed down explicitly. */
@@ -22,7 +17,6 @@ export interface Services {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
-export const uuidV7Ids: IdSource = { next: () => uuidv7() };
 
 export function createServices(
   database: Database,

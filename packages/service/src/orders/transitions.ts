@@ -18,9 +18,9 @@ import {
   updateOrderAtRevision,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { fail, ok, type Result } from '../errors.ts';
-import { type Actor, recordEvent } from '../events.ts';
-import type { Services } from '../services.ts';
+import { fail, ok, type Result } from '../kernel/errors.ts';
+import { type Actor, recordEvent } from '../kernel/events.ts';
+import type { Services } from '../kernel/services.ts';
 
 export { MachineName };
 

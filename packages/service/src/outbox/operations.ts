@@ -1,8 +1,8 @@
 import { listCursors, listEventStatistics, listEvents, outboxHead } from '@cartwright/repository';
 import * as v from 'valibot';
-import { ok } from '../errors.ts';
-import { defineOperation } from '../registry.ts';
-import { EmptyInput, iso, Limit, NullableTimestamp, Timestamp, Uuid } from '../schemas.ts';
+import { ok } from '../kernel/errors.ts';
+import { defineOperation } from '../kernel/registry.ts';
+import { EmptyInput, iso, Limit, NullableTimestamp, Timestamp, Uuid } from '../kernel/schemas.ts';
 
 const Event = v.object({
   sequence: v.number(),

@@ -8,23 +8,9 @@ import {
   type OutboxEventRow,
   recordReceipts,
   releaseCursors,
-  releaseJobLeases,
 } from '@cartwright/repository';
-import { flowMatchingProjection } from '../flows/matching.ts';
-import type { Services } from '../services.ts';
-import { customerHistoryProjection } from './customer-history.ts';
-
-export const PROCESS_ROLES = [
-  'all',
-  'http',
-  'memory-worker',
-  'payment-worker',
-  'app-worker',
-  'translation-worker',
-  'media-worker',
-] as const;
-export type ProcessRole = (typeof PROCESS_ROLES)[number];
-export type WorkerRole = Exclude<ProcessRole, 'all' | 'http'>;
+import type { WorkerRole } from '../kernel/process-roles.ts';
+import type { Services } from '../kernel/services.ts';
 
 /** A consumer of the outbox. `apply` runs in the transaction that records its receipts. */
 export interface Projection {
@@ -39,13 +25,6 @@ export const eventStatisticsProjection: Projection = {
   role: 'memory-worker',
   apply: (tx, _services, tenantId, events) => countEvents(tx, tenantId, events),
 };
-
-/** Every projection the service runs. Later capabilities (flow matching, intelligence) add theirs. */
-export const projections: readonly Projection[] = [
-  eventStatisticsProjection,
-  customerHistoryProjection,
-  flowMatchingProjection,
-];
 
 export interface ConsumeOptions {
   /** Unique per worker loop (host, pid, loop): it owns leases. */
@@ -139,12 +118,4 @@ export async function consumeOnce(
     }
   }
   return { tenantId, applied, leaseLost: false };
-}
-
-/** Gives back every lease this owner holds (graceful shutdown). */
-export async function releaseLeases(services: Services, owner: string): Promise<void> {
-  await services.database.transaction(async (tx) => {
-    for (const projection of projections) await releaseCursors(tx, projection.name, owner);
-    await releaseJobLeases(tx, owner);
-  });
 }

@@ -10,14 +10,14 @@ import {
   updateReviewStatus,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { actorOf } from '../auth.ts';
-import { fail, ok } from '../errors.ts';
-import { recordEvent } from '../events.ts';
-import { defineOperation, defineStoreOperation } from '../registry.ts';
-import { iso, LanguageCode, Limit, Revision, Timestamp, Uuid } from '../schemas.ts';
-import { resolveStoreContext } from '../store-context.ts';
-import { staleRevision } from './revision-bound.ts';
-import { findProductOnSale } from './store-products.ts';
+import { findProductOnSale } from '../catalog/product-view.ts';
+import { resolveStoreContext } from '../customers/contexts.ts';
+import { actorOf } from '../kernel/auth.ts';
+import { fail, ok } from '../kernel/errors.ts';
+import { recordEvent } from '../kernel/events.ts';
+import { defineOperation, defineStoreOperation } from '../kernel/registry.ts';
+import { staleRevision } from '../kernel/revision-bound.ts';
+import { iso, LanguageCode, Limit, Revision, Timestamp, Uuid } from '../kernel/schemas.ts';
 
 // Product reviews: a logged-in customer writes one per product, it waits as `pending`, and it is
 // public once the merchant approved it. Moderation moves forward only (pending → approved or

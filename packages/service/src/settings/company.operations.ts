@@ -1,12 +1,12 @@
 import { findCompanyIdentity, saveCompanyIdentity } from '@cartwright/repository';
 import * as v from 'valibot';
-import { actorOf } from '../auth.ts';
 import { bumpBasisRevision } from '../channels/settings.ts';
-import { ok } from '../errors.ts';
-import { recordEvent } from '../events.ts';
-import { defineOperation } from '../registry.ts';
-import { Revision } from '../schemas.ts';
-import { staleRevision } from './revision-bound.ts';
+import { actorOf } from '../kernel/auth.ts';
+import { ok } from '../kernel/errors.ts';
+import { recordEvent } from '../kernel/events.ts';
+import { defineOperation } from '../kernel/registry.ts';
+import { staleRevision } from '../kernel/revision-bound.ts';
+import { Revision } from '../kernel/schemas.ts';
 
 const Text = (max: number) => v.optional(v.pipe(v.string(), v.trim(), v.maxLength(max)));
 

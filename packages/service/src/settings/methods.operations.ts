@@ -1,12 +1,11 @@
 import { resolveTranslated } from '@cartwright/commerce';
 import { findBasis, findReferences, findTenant, listChannels, type Reference } from '@cartwright/repository';
-import { CHANNEL_SETTINGS_SHAPE, resolveSettings } from '@cartwright/settings-inheritance';
 import * as v from 'valibot';
-import { overridesOf, settingsBasis } from '../channels/settings.ts';
-import { fail, ok } from '../errors.ts';
-import { type AnyOperation, defineOperation } from '../registry.ts';
-import { LanguageCode, Uuid } from '../schemas.ts';
-import { recordView } from './revision-bound.ts';
+import { overridesOf, settingsBasis, storedSettings } from '../channels/settings.ts';
+import { fail, ok } from '../kernel/errors.ts';
+import { type AnyOperation, defineOperation } from '../kernel/registry.ts';
+import { recordView } from '../kernel/revision-bound.ts';
+import { LanguageCode, Uuid } from '../kernel/schemas.ts';
 
 // Shipping and payment methods as the channel settings see them: what references a method, so a
 // referenced one is never deleted (issue 6).
@@ -110,7 +109,7 @@ export const getMethod = defineOperation({
     const basis = await settingsBasis(db, tenantId);
     const area = AREA_TABLE[input.area];
     const channels = (await listChannels(db, tenantId)).map((channel) => {
-      const { effective, provenance } = resolveSettings(CHANNEL_SETTINGS_SHAPE, basis, overridesOf(channel));
+      const { effective, provenance } = storedSettings(basis, overridesOf(channel));
       const entry = (effective[area] as Record<string, { active?: boolean }> | undefined)?.[input.methodId];
       const pointer = `/${area}/${input.methodId}/active`;
       return {

@@ -1,18 +1,25 @@
 import {
   type BasisArea,
   basisTables,
-  type Executor,
   findBasis,
-  findRevisioned,
   findTenant,
   listProductIdsPricedIn,
 } from '@cartwright/repository';
 import * as v from 'valibot';
 import { bumpBasisRevision } from '../channels/settings.ts';
-import { type Failure, fail } from '../errors.ts';
-import type { AnyOperation } from '../registry.ts';
-import { LanguageCode, TranslationsOf, Uuid } from '../schemas.ts';
-import { type RevisionBoundResource, revisionBoundOperations } from './revision-bound.ts';
+import { fail } from '../kernel/errors.ts';
+import type { AnyOperation } from '../kernel/registry.ts';
+import { type RevisionBoundResource, revisionBoundOperations } from '../kernel/revision-bound.ts';
+import {
+  Active,
+  Amount,
+  CurrencyCode,
+  LanguageCode,
+  Position,
+  TranslationsOf,
+  Uuid,
+} from '../kernel/schemas.ts';
+import { currenciesExist } from './currencies.ts';
 
 // The shared basis of a shop, one resource per table, all made by the revision-bound factory:
 // `basis.<name>.list|save|delete` under `/api/basis/<path>`, guarded by the settings permissions.
@@ -38,46 +45,16 @@ function basisOperations<A extends BasisArea, E extends v.ObjectEntries>(
   });
 }
 
-export const CurrencyCode = v.pipe(
-  v.string(),
-  v.regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as EUR'),
-);
 const CountryCode = v.pipe(
   v.string(),
   v.regex(/^[A-Z]{2}$/, 'expected an ISO 3166-1 alpha-2 code such as DE'),
 );
-/** An amount in minor units of its currency (cents for EUR). */
-export const Amount = v.pipe(v.number(), v.integer('expected minor units (an integer)'), v.minValue(0));
 const TaxRate = v.pipe(
   v.number(),
   v.integer('expected hundredths of a percent (19 % = 1900)'),
   v.minValue(0),
   v.maxValue(10_000),
 );
-export const Position = v.optional(v.pipe(v.number(), v.integer()), 0);
-export const Active = v.optional(v.boolean(), true);
-
-/**
- * Refuses currencies the shop has not set up; `pointer` names the list they came from
- * (`/prices` → `/prices/0/currency`). The found currencies stay locked (`FOR SHARE`) until the
- * transaction ends, so they cannot be deleted under the caller's write.
- */
-export async function currenciesExist(
-  tx: Executor,
-  tenantId: string,
-  codes: readonly string[],
-  pointer = '/prices',
-): Promise<Failure | null> {
-  for (const [index, code] of codes.entries()) {
-    if (!(await findRevisioned(tx, basisTables.currencies, tenantId, code, 'share'))) {
-      return fail('VALIDATION_FAILED', `The currency ${code} is not set up in this shop.`, {
-        errors: [{ pointer: `${pointer}/${index}/currency`, message: 'unknown currency' }],
-      });
-    }
-  }
-  return null;
-}
-
 export const basisResourceOperations: readonly AnyOperation[] = [
   ...basisOperations({
     area: 'languages',

@@ -1,10 +1,10 @@
 import { findTenant } from '@cartwright/repository';
 import * as v from 'valibot';
-import { actorOf } from '../auth.ts';
-import { fail, ok } from '../errors.ts';
-import { defineOperation } from '../registry.ts';
-import { EmptyInput, Timestamp, Uuid } from '../schemas.ts';
-import { createSandbox, shopView } from '../shops.ts';
+import { actorOf } from '../kernel/auth.ts';
+import { fail, ok } from '../kernel/errors.ts';
+import { defineOperation } from '../kernel/registry.ts';
+import { EmptyInput, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { createSandbox, shopView } from './shops.ts';
 
 export const Shop = v.object({
   id: Uuid,

@@ -20,13 +20,13 @@ import {
   type TenantRow,
   upsertMembership,
 } from '@cartwright/repository';
-import { issueChannelKey } from './auth.ts';
-import type { Result } from './errors.ts';
-import { type Actor, recordEvent } from './events.ts';
-import { iso } from './schemas.ts';
-import type { Services } from './services.ts';
-import { provisionStarters } from './starter/provision.ts';
-import { createToken } from './tokens.ts';
+import { createToken } from '../access/tokens.ts';
+import { issueChannelKey } from '../kernel/auth.ts';
+import type { Result } from '../kernel/errors.ts';
+import { type Actor, recordEvent } from '../kernel/events.ts';
+import { iso } from '../kernel/schemas.ts';
+import type { Services } from '../kernel/services.ts';
+import { provisionStarters } from './starter-provision.ts';
 
 export interface NewShop {
   readonly name: string;

@@ -1,4 +1,4 @@
-import type { Translated } from '../schemas.ts';
+import type { Translated } from '../kernel/schemas.ts';
 
 /** The two native customer groups have fixed ids in every shop (arbitrary group ids are unsupported). */
 export const NATIVE_CUSTOMER_GROUPS = {

@@ -8,9 +8,9 @@ import {
   listTenantIds,
   recordStarterProvision,
 } from '@cartwright/repository';
-import { issueChannelKey } from '../auth.ts';
-import type { Services } from '../services.ts';
-import { STARTER_DEFINITIONS } from './definitions.ts';
+import { issueChannelKey } from '../kernel/auth.ts';
+import type { Services } from '../kernel/services.ts';
+import { STARTER_DEFINITIONS } from './starter-definitions.ts';
 
 /**
  * The one provisioning routine: creates each starter definition the shop has never had. A key

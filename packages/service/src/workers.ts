@@ -1,0 +1,73 @@
+import { FLOW_JOBS_CHANNEL, OUTBOX_CHANNEL, releaseAllLeases } from '@cartwright/repository';
+import { runDueJobs } from './flows/executor.ts';
+import { flowMatchingProjection } from './flows/matching.ts';
+import type { Runner, WorkerLogLine } from './kernel/process-roles.ts';
+import type { Services } from './kernel/services.ts';
+import { customerHistoryProjection } from './outbox/customer-history.ts';
+import { consumeOnce, eventStatisticsProjection, type Projection } from './outbox/projections.ts';
+
+// The one list of background work. The worker host runs the runners of its roles in a generic
+// loop (NOTIFY on `wake` + polling + graceful stop); a new projection or job kind is one entry here.
+
+export type ServiceRunner = Runner<Services>;
+
+/** Every projection the service runs. */
+export const projections: readonly Projection[] = [
+  eventStatisticsProjection,
+  customerHistoryProjection,
+  flowMatchingProjection,
+];
+
+/** A projection as a runner: each round leases one shop whose outbox is ahead and applies its backlog. */
+export function projectionRunner(projection: Projection): ServiceRunner {
+  return {
+    name: projection.name,
+    kind: 'projection',
+    role: projection.role,
+    wake: OUTBOX_CHANNEL,
+    async round(services, options) {
+      const report = await consumeOnce(services, projection, options);
+      const fields = {
+        owner: options.owner,
+        projection: projection.name,
+        tenantId: report.tenantId,
+        applied: report.applied,
+      };
+      const lines: WorkerLogLine[] = report.leaseLost
+        ? [{ level: 'warn', msg: 'lease lost', ...fields }]
+        : report.applied > 0
+          ? [{ level: 'info', msg: 'applied', ...fields }]
+          : [];
+      return { busy: report.tenantId !== null, lines };
+    },
+  };
+}
+
+/** Flow jobs: each round claims a batch of due jobs and moves them to their next wait or end. */
+export const flowRunner: ServiceRunner = {
+  name: 'flow-runner',
+  kind: 'jobs',
+  role: 'app-worker',
+  wake: FLOW_JOBS_CHANNEL,
+  async round(services, options) {
+    const ran = await runDueJobs(services, {
+      owner: options.owner,
+      leaseMs: options.leaseMs,
+      batchSize: options.jobBatchSize,
+      signal: options.signal,
+      afterReceipt: options.afterReceipt,
+    });
+    return {
+      busy: ran > 0,
+      lines: ran > 0 ? [{ level: 'info', msg: 'flow jobs ran', owner: options.owner, jobs: ran }] : [],
+    };
+  },
+};
+
+/** Every runner of the service, projections first. */
+export const runners: readonly ServiceRunner[] = [...projections.map(projectionRunner), flowRunner];
+
+/** Gives back every lease this owner holds (graceful shutdown). */
+export async function releaseLeases(services: Services, owner: string): Promise<void> {
+  await services.database.transaction((tx) => releaseAllLeases(tx, owner));
+}
