@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ACTIONS } from './actions.ts';
 import { CATALOG_IS_COMPLETE, catalogDocument, findCondition } from './catalog.ts';
-import { CONDITIONS } from './conditions.ts';
+import { CONDITIONS } from './conditions/index.ts';
 import { LANGUAGES } from './model.ts';
 
 interface ReferenceParam {

@@ -1,16 +1,6 @@
 import { ACTIONS } from './actions.ts';
-import { CONDITIONS } from './conditions.ts';
-import type {
-  ActionArea,
-  ActionConfigKey,
-  ConditionDefinition,
-  ConditionGroup,
-  ConditionParam,
-  ConditionScope,
-  Labels,
-  Language,
-  Operator,
-} from './model.ts';
+import { CONDITIONS } from './conditions/index.ts';
+import type { ActionArea, ActionConfigKey, ConditionDefinition, Labels, Language } from './model.ts';
 
 /** Not every condition is proven equivalent to the reference, so the catalog never claims completeness. */
 export const CATALOG_IS_COMPLETE = false;
@@ -24,18 +14,9 @@ export function findCondition(name: string): ConditionDefinition | undefined {
   return CONDITIONS_BY_NAME.get(name);
 }
 
-export interface CatalogConditionEntry {
-  readonly name: string;
+/** A condition as the document shows it: `label` in the document's language, `disabledReason` always present. */
+export interface CatalogConditionEntry extends Omit<ConditionDefinition, 'disabledReason'> {
   readonly label: string;
-  readonly labels: Labels;
-  readonly group: ConditionGroup | null;
-  readonly scopes: readonly ConditionScope[];
-  readonly isContainer: boolean;
-  readonly params: readonly ConditionParam[];
-  readonly operators: readonly Operator[];
-  readonly productLineItemsOnly: boolean;
-  readonly behavioralParity: false;
-  readonly enabled: boolean;
   readonly disabledReason: string | null;
 }
 
@@ -55,15 +36,18 @@ export interface CatalogDocument {
   readonly actions: readonly CatalogActionEntry[];
 }
 
+/** An entry's name and labels, with `label` in `language`: how every document entry begins. */
+function named(entry: { readonly name: string; readonly labels: Labels }, language: Language) {
+  return { name: entry.name, label: entry.labels[language], labels: entry.labels };
+}
+
 /** The serialisable catalog, with `label` in the requested language (default English). */
 export function catalogDocument(language: Language = 'en'): CatalogDocument {
   return {
     language,
     isComplete: CATALOG_IS_COMPLETE,
     conditions: CONDITIONS.map((condition) => ({
-      name: condition.name,
-      label: condition.labels[language],
-      labels: condition.labels,
+      ...named(condition, language),
       group: condition.group,
       scopes: condition.scopes,
       isContainer: condition.isContainer,
@@ -75,9 +59,7 @@ export function catalogDocument(language: Language = 'en'): CatalogDocument {
       disabledReason: condition.disabledReason ?? null,
     })),
     actions: ACTIONS.map((action) => ({
-      name: action.name,
-      label: action.labels[language],
-      labels: action.labels,
+      ...named(action, language),
       origin: action.origin,
       configKeys: action.configKeys,
       area: action.area,

@@ -7,7 +7,7 @@ export {
   catalogDocument,
   findCondition,
 } from './catalog.ts';
-export { CONDITIONS } from './conditions.ts';
+export { CONDITIONS } from './conditions/index.ts';
 export {
   type ActionArea,
   type ActionConfigKey,

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { findCondition } from './catalog.ts';
-import { CONDITIONS } from './conditions.ts';
+import { CONDITIONS } from './conditions/index.ts';
 import { paramSchema } from './params.ts';
 
 const UUID_A = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
