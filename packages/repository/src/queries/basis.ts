@@ -1,15 +1,22 @@
-import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
-import type { PgColumn, PgInsertValue, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { asc, eq, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../database.ts';
 import { countries, currencies, languages, paymentMethods, shippingMethods, taxClasses } from '../schema.ts';
-
-type TenantTable = PgTable & { readonly tenantId: PgColumn; readonly revision: PgColumn };
+import {
+  deleteRows,
+  findRow,
+  insertRow,
+  type RevisedTable,
+  type RowLock,
+  reviseRows,
+  selectRows,
+} from './tenant-rows.ts';
 
 /**
  * A tenant-owned table whose rows are saved whole at a revision: keyed by (tenant, `key`), listed
  * by `order` then key. The basis tables are such tables; so are the catalog's categories.
  */
-export interface RevisionedTable<T extends TenantTable = TenantTable> {
+export interface RevisionedTable<T extends RevisedTable = RevisedTable> {
   readonly table: T;
   readonly key: PgColumn;
   readonly order: PgColumn;
@@ -42,38 +49,31 @@ export type RevisionCheck<T> =
   | { readonly ok: true; readonly row: T }
   | { readonly ok: false; readonly actual: number };
 
-function whereKey(spec: RevisionedTable, tenantId: string, key: string) {
-  return and(eq(spec.table.tenantId, tenantId), eq(spec.key, key), spec.where);
+function atKey(spec: RevisionedTable, key: string) {
+  return [eq(spec.key, key), spec.where];
 }
 
 /** Every row of the shop in the table, by `order` then key. */
-export async function listRevisioned<D extends RevisionedTable>(
+export function listRevisioned<D extends RevisionedTable>(
   tx: Executor,
   spec: D,
   tenantId: string,
 ): Promise<RevisionedRow<D>[]> {
-  const rows = await tx
-    .select()
-    .from(spec.table as TenantTable)
-    .where(and(eq(spec.table.tenantId, tenantId), spec.where))
-    .orderBy(asc(spec.order), asc(spec.key));
-  return rows as RevisionedRow<D>[];
+  return selectRows(tx, spec.table, tenantId, {
+    where: [spec.where],
+    orderBy: [asc(spec.order), asc(spec.key)],
+  });
 }
 
 /** The row at `key`; `lock` holds it (`FOR UPDATE`) until the transaction ends. */
-export async function findRevisioned<D extends RevisionedTable>(
+export function findRevisioned<D extends RevisionedTable>(
   tx: Executor,
   spec: D,
   tenantId: string,
   key: string,
-  lock: 'update' | 'share' | undefined = undefined,
+  lock: RowLock | undefined = undefined,
 ): Promise<RevisionedRow<D> | undefined> {
-  const query = tx
-    .select()
-    .from(spec.table as TenantTable)
-    .where(whereKey(spec, tenantId, key));
-  const [row] = lock ? await query.for(lock) : await query;
-  return row as RevisionedRow<D> | undefined;
+  return findRow(tx, spec.table, tenantId, atKey(spec, key), lock);
 }
 
 /**
@@ -90,34 +90,16 @@ export async function saveRevisioned<D extends RevisionedTable>(
   fields: RevisionedFields<D>,
   at: Date,
 ): Promise<RevisionCheck<RevisionedRow<D>>> {
-  const table = spec.table as TenantTable;
   const current = await findRevisioned(tx, spec, tenantId, key, 'update');
   const actual = (current as { revision: number } | undefined)?.revision ?? 0;
   if (actual !== expectedRevision) return { ok: false, actual };
   if (!current) {
-    const [row] = await tx
-      .insert(table)
-      .values({
-        ...fields,
-        tenantId,
-        revision: 1,
-        createdAt: at,
-        updatedAt: at,
-      } as PgInsertValue<TenantTable>)
-      .returning();
-    return { ok: true, row: row as RevisionedRow<D> };
+    const created = { ...fields, tenantId, revision: 1, createdAt: at, updatedAt: at };
+    return { ok: true, row: await insertRow(tx, spec.table, created) };
   }
-  const [row] = await tx
-    .update(table)
-    .set({
-      ...fields,
-      tenantId,
-      revision: sql`${table.revision} + 1`,
-      updatedAt: at,
-    } as PgUpdateSetSource<TenantTable>)
-    .where(whereKey(spec, tenantId, key))
-    .returning();
-  return { ok: true, row: row as RevisionedRow<D> };
+  const changes = { ...fields, tenantId } as PgUpdateSetSource<D['table']>;
+  const [row] = await reviseRows(tx, spec.table, tenantId, atKey(spec, key), changes, at);
+  return { ok: true, row: row! };
 }
 
 /** Deletes the row at `key` when its stored revision is `expectedRevision`. */
@@ -131,7 +113,7 @@ export async function deleteRevisioned<D extends RevisionedTable>(
   const current = await findRevisioned(tx, spec, tenantId, key, 'update');
   const actual = (current as { revision: number } | undefined)?.revision ?? 0;
   if (!current || actual !== expectedRevision) return { ok: false, actual };
-  await tx.delete(spec.table as TenantTable).where(whereKey(spec, tenantId, key));
+  await deleteRows(tx, spec.table, tenantId, atKey(spec, key));
   return { ok: true, row: current };
 }
 

@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { blobs } from '../schema.ts';
+import { deleteRows, findRow } from './tenant-rows.ts';
 
 export type BlobRow = typeof blobs.$inferSelect;
 export type BlobMetadata = Omit<BlobRow, 'bytes'>;
@@ -18,19 +19,11 @@ export async function insertBlob(tx: Executor, blob: typeof blobs.$inferInsert):
 }
 
 /** The blob with its bytes, if this shop has it. */
-export async function findBlob(tx: Executor, tenantId: string, id: string): Promise<BlobRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(blobs)
-    .where(and(eq(blobs.tenantId, tenantId), eq(blobs.id, id)));
-  return row;
+export function findBlob(tx: Executor, tenantId: string, id: string): Promise<BlobRow | undefined> {
+  return findRow(tx, blobs, tenantId, [eq(blobs.id, id)]);
 }
 
 /** Removes a blob; true when it existed. */
 export async function deleteBlob(tx: Executor, tenantId: string, id: string): Promise<boolean> {
-  const rows = await tx
-    .delete(blobs)
-    .where(and(eq(blobs.tenantId, tenantId), eq(blobs.id, id)))
-    .returning({ id: blobs.id });
-  return rows.length === 1;
+  return (await deleteRows(tx, blobs, tenantId, [eq(blobs.id, id)])) === 1;
 }

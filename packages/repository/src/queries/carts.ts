@@ -1,27 +1,23 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { carts } from '../schema.ts';
+import { findRow, insertRow, inTenant } from './tenant-rows.ts';
 
 export type CartRow = typeof carts.$inferSelect;
 
 /** The open cart of a visitor context, locked for the caller's transaction when `forUpdate`. */
-export async function findOpenCart(
+export function findOpenCart(
   tx: Executor,
   tenantId: string,
   contextId: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<CartRow | undefined> {
-  const query = tx
-    .select()
-    .from(carts)
-    .where(and(eq(carts.tenantId, tenantId), eq(carts.contextId, contextId), eq(carts.status, 'open')));
-  const [row] = options.forUpdate ? await query.for('update') : await query;
-  return row;
+  const open = [eq(carts.contextId, contextId), eq(carts.status, 'open')];
+  return findRow(tx, carts, tenantId, open, options.forUpdate ? 'update' : undefined);
 }
 
-export async function insertCart(tx: Executor, cart: typeof carts.$inferInsert): Promise<CartRow> {
-  const [row] = await tx.insert(carts).values(cart).returning();
-  return row!;
+export function insertCart(tx: Executor, cart: typeof carts.$inferInsert): Promise<CartRow> {
+  return insertRow(tx, carts, cart);
 }
 
 export async function updateCart(
@@ -33,7 +29,7 @@ export async function updateCart(
   const [row] = await tx
     .update(carts)
     .set(changes)
-    .where(and(eq(carts.tenantId, tenantId), eq(carts.id, cartId)))
+    .where(inTenant(carts, tenantId, eq(carts.id, cartId)))
     .returning();
   return row!;
 }

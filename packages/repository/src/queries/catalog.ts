@@ -11,6 +11,17 @@ import {
   type RevisionedTable,
   saveRevisioned,
 } from './basis.ts';
+import {
+  deleteRows,
+  findRow,
+  inTenant,
+  listIds,
+  type RowLock,
+  reviseRows,
+  selectRows,
+} from './tenant-rows.ts';
+
+export type { RowLock };
 
 export type ProductRow = typeof products.$inferSelect;
 /** What a product write sets: everything but the tenant, the reserved stock, revision and timestamps. */
@@ -28,8 +39,6 @@ export const categoryTable = {
 } as const satisfies RevisionedTable;
 
 export type CategoryFields = RevisionedFields<typeof categoryTable>;
-
-export type RowLock = 'update' | 'share';
 
 export function listCategories(tx: Executor, tenantId: string): Promise<CategoryRow[]> {
   return listRevisioned(tx, categoryTable, tenantId);
@@ -87,76 +96,49 @@ export async function findCategoryIds(
   const query = tx
     .select({ id: categories.id })
     .from(categories)
-    .where(and(eq(categories.tenantId, tenantId), inArray(categories.id, [...ids])));
+    .where(inTenant(categories, tenantId, inArray(categories.id, [...ids])));
   const rows = lock ? await query.for(lock) : await query;
   return rows.map((row) => row.id);
 }
 
-export async function listChildCategoryIds(
+export function listChildCategoryIds(
   tx: Executor,
   tenantId: string,
   parentId: string,
   limit: number,
 ): Promise<string[]> {
-  const rows = await tx
-    .select({ id: categories.id })
-    .from(categories)
-    .where(and(eq(categories.tenantId, tenantId), eq(categories.parentId, parentId)))
-    .orderBy(asc(categories.id))
-    .limit(limit);
-  return rows.map((row) => row.id);
+  return listIds(tx, categories, tenantId, [eq(categories.parentId, parentId)], limit);
 }
 
 /** Products that name the category themselves (variants inheriting it do not). */
-export async function listProductIdsInCategory(
+export function listProductIdsInCategory(
   tx: Executor,
   tenantId: string,
   categoryId: string,
   limit: number,
 ): Promise<string[]> {
-  const rows = await tx
-    .select({ id: products.id })
-    .from(products)
-    .where(and(eq(products.tenantId, tenantId), sql`${categoryId}::uuid = any(${products.categoryIds})`))
-    .orderBy(asc(products.id))
-    .limit(limit);
-  return rows.map((row) => row.id);
+  return listIds(tx, products, tenantId, [sql`${categoryId}::uuid = any(${products.categoryIds})`], limit);
 }
 
 /** Products with a sales or purchase price in the currency. */
-export async function listProductIdsPricedIn(
+export function listProductIdsPricedIn(
   tx: Executor,
   tenantId: string,
   currency: string,
   limit: number,
 ): Promise<string[]> {
   const price = JSON.stringify([{ currency }]);
-  const rows = await tx
-    .select({ id: products.id })
-    .from(products)
-    .where(
-      and(
-        eq(products.tenantId, tenantId),
-        sql`(${products.prices} @> ${price}::jsonb or ${products.purchasePrices} @> ${price}::jsonb)`,
-      ),
-    )
-    .orderBy(asc(products.id))
-    .limit(limit);
-  return rows.map((row) => row.id);
+  const pricedIn = sql`(${products.prices} @> ${price}::jsonb or ${products.purchasePrices} @> ${price}::jsonb)`;
+  return listIds(tx, products, tenantId, [pricedIn], limit);
 }
 
-export async function findProduct(
+export function findProduct(
   tx: Executor,
   tenantId: string,
   id: string,
   lock?: RowLock,
 ): Promise<ProductRow | undefined> {
-  const query = tx
-    .select()
-    .from(products)
-    .where(and(eq(products.tenantId, tenantId), eq(products.id, id)));
-  const [row] = lock ? await query.for(lock) : await query;
-  return row;
+  return findRow(tx, products, tenantId, [eq(products.id, id)], lock);
 }
 
 /** The products of a shop with these ids (one query); ids that do not exist are left out. */
@@ -166,34 +148,27 @@ export async function findProducts(
   ids: readonly string[],
 ): Promise<ProductRow[]> {
   if (ids.length === 0) return [];
-  return tx
-    .select()
-    .from(products)
-    .where(and(eq(products.tenantId, tenantId), inArray(products.id, [...ids])));
+  return selectRows(tx, products, tenantId, { where: [inArray(products.id, [...ids])] });
 }
 
 /** The product with this SKU, compared case-insensitively like the unique index; `except` skips one id. */
-export async function findProductBySku(
+export function findProductBySku(
   tx: Executor,
   tenantId: string,
   sku: string,
   except?: string,
 ): Promise<ProductRow | undefined> {
-  const conditions: SQL[] = [eq(products.tenantId, tenantId), sql`lower(${products.sku}) = lower(${sku})`];
-  if (except) conditions.push(ne(products.id, except));
-  const [row] = await tx
-    .select()
-    .from(products)
-    .where(and(...conditions));
-  return row;
+  return findRow(tx, products, tenantId, [
+    sql`lower(${products.sku}) = lower(${sku})`,
+    except ? ne(products.id, except) : undefined,
+  ]);
 }
 
 export function listVariants(tx: Executor, tenantId: string, parentId: string): Promise<ProductRow[]> {
-  return tx
-    .select()
-    .from(products)
-    .where(and(eq(products.tenantId, tenantId), eq(products.parentId, parentId)))
-    .orderBy(asc(products.id));
+  return selectRows(tx, products, tenantId, {
+    where: [eq(products.parentId, parentId)],
+    orderBy: [asc(products.id)],
+  });
 }
 
 /** Inserts a product at revision 1; undefined when the id is taken. */
@@ -223,11 +198,8 @@ export async function updateProduct(
   changes: Partial<Omit<ProductFields, 'id'>>,
   at: Date,
 ): Promise<ProductRow | undefined> {
-  const [row] = await tx
-    .update(products)
-    .set({ ...changes, revision: sql`${products.revision} + 1`, updatedAt: at })
-    .where(and(eq(products.tenantId, tenantId), eq(products.id, id), eq(products.revision, expectedRevision)))
-    .returning();
+  const atRevision = [eq(products.id, id), eq(products.revision, expectedRevision)];
+  const [row] = await reviseRows(tx, products, tenantId, atRevision, changes, at);
   return row;
 }
 
@@ -238,11 +210,11 @@ export async function deleteProduct(
   id: string,
   expectedRevision: number,
 ): Promise<boolean> {
-  const deleted = await tx
-    .delete(products)
-    .where(and(eq(products.tenantId, tenantId), eq(products.id, id), eq(products.revision, expectedRevision)))
-    .returning({ id: products.id });
-  return deleted.length > 0;
+  const deleted = await deleteRows(tx, products, tenantId, [
+    eq(products.id, id),
+    eq(products.revision, expectedRevision),
+  ]);
+  return deleted > 0;
 }
 
 export interface ProductQuery {

@@ -1,20 +1,19 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { type CompanyIdentityJson, companyIdentities } from '../schema.ts';
 import type { RevisionCheck } from './basis.ts';
+import { findRow, reviseRows } from './tenant-rows.ts';
 
 export type { CompanyIdentityJson };
 export type CompanyIdentityRow = typeof companyIdentities.$inferSelect;
 
 /** The shop's company identity, locked for the caller's transaction when `forUpdate`. */
-export async function findCompanyIdentity(
+export function findCompanyIdentity(
   tx: Executor,
   tenantId: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<CompanyIdentityRow | undefined> {
-  const query = tx.select().from(companyIdentities).where(eq(companyIdentities.tenantId, tenantId));
-  const [row] = options.forUpdate ? await query.for('update') : await query;
-  return row;
+  return findRow(tx, companyIdentities, tenantId, [], options.forUpdate ? 'update' : undefined);
 }
 
 /**
@@ -28,6 +27,7 @@ export async function saveCompanyIdentity(
   data: CompanyIdentityJson,
   at: Date,
 ): Promise<RevisionCheck<CompanyIdentityRow>> {
+  const atRevision = [eq(companyIdentities.revision, revision)];
   const [row] =
     revision === 0
       ? await tx
@@ -35,11 +35,7 @@ export async function saveCompanyIdentity(
           .values({ tenantId, data, revision: 1, createdAt: at, updatedAt: at })
           .onConflictDoNothing()
           .returning()
-      : await tx
-          .update(companyIdentities)
-          .set({ data, revision: sql`${companyIdentities.revision} + 1`, updatedAt: at })
-          .where(and(eq(companyIdentities.tenantId, tenantId), eq(companyIdentities.revision, revision)))
-          .returning();
+      : await reviseRows(tx, companyIdentities, tenantId, atRevision, { data }, at);
   if (row) return { ok: true, row };
   const current = await findCompanyIdentity(tx, tenantId);
   return { ok: false, actual: current?.revision ?? 0 };

@@ -1,6 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { tenantCounters } from '../schema.ts';
+import { findRow } from './tenant-rows.ts';
 
 /**
  * Reserves `count` consecutive values of a per-shop counter (`tenant_counters`) in the caller's
@@ -37,10 +38,6 @@ export async function counterValue(
   name: string,
   lock?: 'share',
 ): Promise<number | undefined> {
-  const query = tx
-    .select({ value: tenantCounters.value })
-    .from(tenantCounters)
-    .where(and(eq(tenantCounters.tenantId, tenantId), eq(tenantCounters.name, name)));
-  const [row] = lock ? await query.for(lock) : await query;
-  return row?.value;
+  const counter = await findRow(tx, tenantCounters, tenantId, [eq(tenantCounters.name, name)], lock);
+  return counter?.value;
 }

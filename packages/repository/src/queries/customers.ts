@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
+import { asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import {
   type AddressJson,
@@ -9,6 +9,7 @@ import {
   orders,
   storeContexts,
 } from '../schema.ts';
+import { deleteRows, findRow, insertRow, inTenant, listPage, reviseRows, selectRows } from './tenant-rows.ts';
 
 export type CustomerRow = typeof customers.$inferSelect;
 export type CustomerAddressRow = typeof customerAddresses.$inferSelect;
@@ -19,46 +20,30 @@ export type CustomerFields = Partial<
   Omit<typeof customers.$inferInsert, 'tenantId' | 'id' | 'revision' | 'createdAt' | 'updatedAt'>
 >;
 
-export async function insertCustomer(
-  tx: Executor,
-  customer: typeof customers.$inferInsert,
-): Promise<CustomerRow> {
-  const [row] = await tx.insert(customers).values(customer).returning();
-  return row!;
+export function insertCustomer(tx: Executor, customer: typeof customers.$inferInsert): Promise<CustomerRow> {
+  return insertRow(tx, customers, customer);
 }
 
 /** The customer; `lock` holds the row (`FOR UPDATE`) until the transaction ends. */
-export async function findCustomer(
+export function findCustomer(
   tx: Executor,
   tenantId: string,
   customerId: string,
   lock: 'update' | undefined = undefined,
 ): Promise<CustomerRow | undefined> {
-  const query = tx
-    .select()
-    .from(customers)
-    .where(and(eq(customers.tenantId, tenantId), eq(customers.id, customerId)));
-  const [row] = lock ? await query.for(lock) : await query;
-  return row;
+  return findRow(tx, customers, tenantId, [eq(customers.id, customerId)], lock);
 }
 
 /** The registered (non-guest) customer with this email, compared case-insensitively. */
-export async function findRegisteredCustomerByEmail(
+export function findRegisteredCustomerByEmail(
   tx: Executor,
   tenantId: string,
   email: string,
 ): Promise<CustomerRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(customers)
-    .where(
-      and(
-        eq(customers.tenantId, tenantId),
-        eq(customers.guest, false),
-        sql`lower(${customers.email}) = lower(${email})`,
-      ),
-    );
-  return row;
+  return findRow(tx, customers, tenantId, [
+    eq(customers.guest, false),
+    sql`lower(${customers.email}) = lower(${email})`,
+  ]);
 }
 
 export interface CustomerQuery {
@@ -77,29 +62,17 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
-export async function listCustomers(
-  tx: Executor,
-  tenantId: string,
-  query: CustomerQuery,
-): Promise<CustomerRow[]> {
-  const conditions: SQL[] = [eq(customers.tenantId, tenantId)];
-  if (query.after) conditions.push(gt(customers.id, query.after));
-  if (query.search) {
-    const pattern = likePattern(query.search);
-    conditions.push(
-      sql`(${customers.email} ilike ${pattern} or (${customers.firstName} || ' ' || ${customers.lastName}) ilike ${pattern})`,
-    );
-  }
-  if (query.group) conditions.push(eq(customers.group, query.group));
-  if (query.active !== undefined) conditions.push(eq(customers.active, query.active));
-  if (query.guest !== undefined) conditions.push(eq(customers.guest, query.guest));
-  if (query.tag) conditions.push(sql`${query.tag} = any(${customers.tags})`);
-  return tx
-    .select()
-    .from(customers)
-    .where(and(...conditions))
-    .orderBy(asc(customers.id))
-    .limit(query.limit);
+export function listCustomers(tx: Executor, tenantId: string, query: CustomerQuery): Promise<CustomerRow[]> {
+  const pattern = query.search ? likePattern(query.search) : undefined;
+  return listPage(tx, customers, tenantId, { key: customers.id, direction: 'asc' }, query, [
+    pattern
+      ? sql`(${customers.email} ilike ${pattern} or (${customers.firstName} || ' ' || ${customers.lastName}) ilike ${pattern})`
+      : undefined,
+    query.group ? eq(customers.group, query.group) : undefined,
+    query.active !== undefined ? eq(customers.active, query.active) : undefined,
+    query.guest !== undefined ? eq(customers.guest, query.guest) : undefined,
+    query.tag ? sql`${query.tag} = any(${customers.tags})` : undefined,
+  ]);
 }
 
 /** Writes an edit and moves the revision on; the caller has checked the revision under a lock. */
@@ -110,11 +83,7 @@ export async function updateCustomer(
   fields: CustomerFields,
   at: Date,
 ): Promise<CustomerRow> {
-  const [row] = await tx
-    .update(customers)
-    .set({ ...fields, revision: sql`${customers.revision} + 1`, updatedAt: at })
-    .where(and(eq(customers.tenantId, tenantId), eq(customers.id, customerId)))
-    .returning();
+  const [row] = await reviseRows(tx, customers, tenantId, [eq(customers.id, customerId)], fields, at);
   return row!;
 }
 
@@ -131,18 +100,14 @@ export async function recordCustomerLogin(
       lastLoginAt: at,
       firstLoginAt: sql`coalesce(${customers.firstLoginAt}, ${at.toISOString()}::timestamptz)`,
     })
-    .where(and(eq(customers.tenantId, tenantId), eq(customers.id, customerId)));
+    .where(inTenant(customers, tenantId, eq(customers.id, customerId)));
 }
 
 /** Deletes the customer with their addresses and history facts. */
 export async function deleteCustomer(tx: Executor, tenantId: string, customerId: string): Promise<void> {
-  await tx
-    .delete(customerAddresses)
-    .where(and(eq(customerAddresses.tenantId, tenantId), eq(customerAddresses.customerId, customerId)));
-  await tx
-    .delete(customerHistory)
-    .where(and(eq(customerHistory.tenantId, tenantId), eq(customerHistory.customerId, customerId)));
-  await tx.delete(customers).where(and(eq(customers.tenantId, tenantId), eq(customers.id, customerId)));
+  await deleteRows(tx, customerAddresses, tenantId, [eq(customerAddresses.customerId, customerId)]);
+  await deleteRows(tx, customerHistory, tenantId, [eq(customerHistory.customerId, customerId)]);
+  await deleteRows(tx, customers, tenantId, [eq(customers.id, customerId)]);
 }
 
 /** Up to `limit` orders placed by the customer (what keeps the customer from being deleted). */
@@ -155,34 +120,29 @@ export async function listCustomerOrderNumbers(
   return tx
     .select({ id: orders.id, number: orders.number })
     .from(orders)
-    .where(and(eq(orders.tenantId, tenantId), eq(orders.customerId, customerId)))
+    .where(inTenant(orders, tenantId, eq(orders.customerId, customerId)))
     .orderBy(asc(orders.number))
     .limit(limit);
 }
 
-export async function listCustomerAddresses(
+export function listCustomerAddresses(
   tx: Executor,
   tenantId: string,
   customerId: string,
 ): Promise<CustomerAddressRow[]> {
-  return tx
-    .select()
-    .from(customerAddresses)
-    .where(and(eq(customerAddresses.tenantId, tenantId), eq(customerAddresses.customerId, customerId)))
-    .orderBy(asc(customerAddresses.createdAt), asc(customerAddresses.id));
+  return selectRows(tx, customerAddresses, tenantId, {
+    where: [eq(customerAddresses.customerId, customerId)],
+    orderBy: [asc(customerAddresses.createdAt), asc(customerAddresses.id)],
+  });
 }
 
 /** The address with this id in the shop, whichever customer it belongs to. */
-export async function findCustomerAddress(
+export function findCustomerAddress(
   tx: Executor,
   tenantId: string,
   addressId: string,
 ): Promise<CustomerAddressRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(customerAddresses)
-    .where(and(eq(customerAddresses.tenantId, tenantId), eq(customerAddresses.id, addressId)));
-  return row;
+  return findRow(tx, customerAddresses, tenantId, [eq(customerAddresses.id, addressId)]);
 }
 
 export async function insertCustomerAddresses(
@@ -206,7 +166,7 @@ export async function replaceCustomerAddress(
   const [row] = await tx
     .update(customerAddresses)
     .set({ address, updatedAt: at })
-    .where(and(eq(customerAddresses.tenantId, tenantId), eq(customerAddresses.id, addressId)))
+    .where(inTenant(customerAddresses, tenantId, eq(customerAddresses.id, addressId)))
     .returning();
   return row!;
 }
@@ -216,30 +176,23 @@ export async function deleteCustomerAddress(
   tenantId: string,
   addressId: string,
 ): Promise<void> {
-  await tx
-    .delete(customerAddresses)
-    .where(and(eq(customerAddresses.tenantId, tenantId), eq(customerAddresses.id, addressId)));
+  await deleteRows(tx, customerAddresses, tenantId, [eq(customerAddresses.id, addressId)]);
 }
 
-export async function insertStoreContext(
+export function insertStoreContext(
   tx: Executor,
   context: typeof storeContexts.$inferInsert,
 ): Promise<StoreContextRow> {
-  const [row] = await tx.insert(storeContexts).values(context).returning();
-  return row!;
+  return insertRow(tx, storeContexts, context);
 }
 
 /** The context with this token hash in this shop (revoked and expired ones included). */
-export async function findStoreContextByTokenHash(
+export function findStoreContextByTokenHash(
   tx: Executor,
   tenantId: string,
   tokenHash: string,
 ): Promise<StoreContextRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(storeContexts)
-    .where(and(eq(storeContexts.tenantId, tenantId), eq(storeContexts.tokenHash, tokenHash)));
-  return row;
+  return findRow(tx, storeContexts, tenantId, [eq(storeContexts.tokenHash, tokenHash)]);
 }
 
 export async function revokeStoreContext(
@@ -252,11 +205,7 @@ export async function revokeStoreContext(
     .update(storeContexts)
     .set({ revokedAt: at, updatedAt: at })
     .where(
-      and(
-        eq(storeContexts.tenantId, tenantId),
-        eq(storeContexts.id, contextId),
-        isNull(storeContexts.revokedAt),
-      ),
+      inTenant(storeContexts, tenantId, eq(storeContexts.id, contextId), isNull(storeContexts.revokedAt)),
     );
 }
 
@@ -271,8 +220,9 @@ export async function revokeStoreContextsOfCustomer(
     .update(storeContexts)
     .set({ revokedAt: at, updatedAt: at })
     .where(
-      and(
-        eq(storeContexts.tenantId, tenantId),
+      inTenant(
+        storeContexts,
+        tenantId,
         eq(storeContexts.customerId, customerId),
         isNull(storeContexts.revokedAt),
       ),
@@ -303,23 +253,17 @@ export async function moveOpenCart(
       revision: sql`${carts.revision} + 1`,
       updatedAt: move.at,
     })
-    .where(
-      and(eq(carts.tenantId, tenantId), eq(carts.contextId, move.fromContextId), eq(carts.status, 'open')),
-    )
+    .where(inTenant(carts, tenantId, eq(carts.contextId, move.fromContextId), eq(carts.status, 'open')))
     .returning({ id: carts.id });
   return row?.id ?? null;
 }
 
-export async function findCustomerHistory(
+export function findCustomerHistory(
   tx: Executor,
   tenantId: string,
   customerId: string,
 ): Promise<CustomerHistoryRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(customerHistory)
-    .where(and(eq(customerHistory.tenantId, tenantId), eq(customerHistory.customerId, customerId)));
-  return row;
+  return findRow(tx, customerHistory, tenantId, [eq(customerHistory.customerId, customerId)]);
 }
 
 /** Counts a placed order into the customer's history: one more order, its total, its time. */

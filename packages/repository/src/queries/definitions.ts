@@ -1,6 +1,15 @@
-import { and, asc, countDistinct, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { asc, countDistinct, desc, eq, inArray, isNotNull, or } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { carts, channels, definitions, orders, starterProvisions, storeContexts } from '../schema.ts';
+import {
+  countRows,
+  deleteRows,
+  findRow,
+  insertRow,
+  inTenant,
+  reviseRows,
+  selectRows,
+} from './tenant-rows.ts';
 
 export type DefinitionRow = typeof definitions.$inferSelect;
 export type DefinitionKind = DefinitionRow['kind'];
@@ -31,49 +40,38 @@ export async function findDefinitions(
   lock?: 'share' | 'update',
 ): Promise<DefinitionRow[]> {
   if (ids.length === 0) return [];
-  const query = tx
-    .select()
-    .from(definitions)
-    .where(
-      and(eq(definitions.tenantId, tenantId), eq(definitions.kind, kind), inArray(definitions.id, [...ids])),
-    )
-    .orderBy(asc(definitions.id));
-  return lock ? query.for(lock) : query;
+  return selectRows(tx, definitions, tenantId, {
+    where: [eq(definitions.kind, kind), inArray(definitions.id, [...ids])],
+    orderBy: [asc(definitions.id)],
+    lock,
+  });
 }
 
-export async function insertDefinition(
+export function insertDefinition(
   tx: Executor,
   definition: typeof definitions.$inferInsert,
 ): Promise<DefinitionRow> {
-  const [row] = await tx.insert(definitions).values(definition).returning();
-  return row!;
+  return insertRow(tx, definitions, definition);
 }
 
-export async function listDefinitions(
+export function listDefinitions(
   tx: Executor,
   tenantId: string,
   kind?: DefinitionKind,
 ): Promise<DefinitionRow[]> {
-  const conditions = [eq(definitions.tenantId, tenantId)];
-  if (kind) conditions.push(eq(definitions.kind, kind));
-  return tx
-    .select()
-    .from(definitions)
-    .where(and(...conditions))
-    .orderBy(asc(definitions.kind), asc(definitions.createdAt), asc(definitions.id));
+  return selectRows(tx, definitions, tenantId, {
+    where: [kind ? eq(definitions.kind, kind) : undefined],
+    orderBy: [asc(definitions.kind), asc(definitions.createdAt), asc(definitions.id)],
+  });
 }
 
-export async function findDefinitionByKey(
+export function findDefinitionByKey(
   tx: Executor,
   tenantId: string,
   kind: DefinitionKind,
   key: string,
 ): Promise<DefinitionRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(definitions)
-    .where(and(eq(definitions.tenantId, tenantId), eq(definitions.kind, kind), eq(definitions.key, key)));
-  return row;
+  return findRow(tx, definitions, tenantId, [eq(definitions.kind, kind), eq(definitions.key, key)]);
 }
 
 /** The shop's main channel, or the channel with this key, whichever exists. */
@@ -82,40 +80,27 @@ export async function findMainOrKeyedChannel(
   tenantId: string,
   key: string,
 ): Promise<ChannelRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(channels)
-    .where(and(eq(channels.tenantId, tenantId), or(eq(channels.isMain, true), eq(channels.key, key))))
-    .orderBy(desc(channels.isMain))
-    .limit(1);
+  const [row] = await selectRows(tx, channels, tenantId, {
+    where: [or(eq(channels.isMain, true), eq(channels.key, key))],
+    orderBy: [desc(channels.isMain)],
+    limit: 1,
+  });
   return row;
 }
 
-export async function insertChannel(
-  tx: Executor,
-  channel: typeof channels.$inferInsert,
-): Promise<ChannelRow> {
-  const [row] = await tx.insert(channels).values(channel).returning();
-  return row!;
+export function insertChannel(tx: Executor, channel: typeof channels.$inferInsert): Promise<ChannelRow> {
+  return insertRow(tx, channels, channel);
 }
 
-export async function listChannels(tx: Executor, tenantId: string): Promise<ChannelRow[]> {
-  return tx
-    .select()
-    .from(channels)
-    .where(eq(channels.tenantId, tenantId))
-    .orderBy(asc(channels.createdAt), asc(channels.id));
+export function listChannels(tx: Executor, tenantId: string): Promise<ChannelRow[]> {
+  return selectRows(tx, channels, tenantId, { orderBy: [asc(channels.createdAt), asc(channels.id)] });
 }
 
 export type StarterProvisionRow = typeof starterProvisions.$inferSelect;
 
 /** Every starter definition ever provisioned in the shop, deleted ones included (tombstones). */
-export async function listStarterProvisions(tx: Executor, tenantId: string): Promise<StarterProvisionRow[]> {
-  return tx
-    .select()
-    .from(starterProvisions)
-    .where(eq(starterProvisions.tenantId, tenantId))
-    .orderBy(asc(starterProvisions.key));
+export function listStarterProvisions(tx: Executor, tenantId: string): Promise<StarterProvisionRow[]> {
+  return selectRows(tx, starterProvisions, tenantId, { orderBy: [asc(starterProvisions.key)] });
 }
 
 export async function recordStarterProvision(
@@ -128,48 +113,32 @@ export async function recordStarterProvision(
 }
 
 /** A channel of the shop by id, or the main channel when no id is given. */
-export async function findChannelForStaff(
+export function findChannelForStaff(
   tx: Executor,
   tenantId: string,
   channelId: string | undefined,
 ): Promise<ChannelRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(channels)
-    .where(
-      and(
-        eq(channels.tenantId, tenantId),
-        channelId ? eq(channels.id, channelId) : eq(channels.isMain, true),
-      ),
-    );
-  return row;
+  return findRow(tx, channels, tenantId, [
+    channelId ? eq(channels.id, channelId) : eq(channels.isMain, true),
+  ]);
 }
 
-export async function findChannelByAccessKey(
+export function findChannelByAccessKey(
   tx: Executor,
   tenantId: string,
   accessKey: string,
 ): Promise<ChannelRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(channels)
-    .where(and(eq(channels.tenantId, tenantId), eq(channels.accessKey, accessKey)));
-  return row;
+  return findRow(tx, channels, tenantId, [eq(channels.accessKey, accessKey)]);
 }
 
 /** A channel of the shop by id; `update` locks it for a revision-bound write. */
-export async function findChannel(
+export function findChannel(
   tx: Executor,
   tenantId: string,
   channelId: string,
   lock?: 'update',
 ): Promise<ChannelRow | undefined> {
-  const query = tx
-    .select()
-    .from(channels)
-    .where(and(eq(channels.tenantId, tenantId), eq(channels.id, channelId)));
-  const [row] = lock ? await query.for(lock) : await query;
-  return row;
+  return findRow(tx, channels, tenantId, [eq(channels.id, channelId)], lock);
 }
 
 /**
@@ -183,21 +152,14 @@ export async function updateChannelAtRevision(
   revision: number,
   change: { readonly data: unknown; readonly baseRevision: number; readonly now: Date },
 ): Promise<ChannelRow | undefined> {
-  const [row] = await tx
-    .update(channels)
-    .set({
-      data: change.data,
-      baseRevision: change.baseRevision,
-      revision: sql`${channels.revision} + 1`,
-      updatedAt: change.now,
-    })
-    .where(and(eq(channels.tenantId, tenantId), eq(channels.id, channelId), eq(channels.revision, revision)))
-    .returning();
+  const atRevision = [eq(channels.id, channelId), eq(channels.revision, revision)];
+  const saved = { data: change.data, baseRevision: change.baseRevision };
+  const [row] = await reviseRows(tx, channels, tenantId, atRevision, saved, change.now);
   return row;
 }
 
 export async function deleteChannel(tx: Executor, tenantId: string, channelId: string): Promise<void> {
-  await tx.delete(channels).where(and(eq(channels.tenantId, tenantId), eq(channels.id, channelId)));
+  await deleteRows(tx, channels, tenantId, [eq(channels.id, channelId)]);
 }
 
 /** What still uses a channel: customers who signed in through it, its open carts, its orders. */
@@ -210,23 +172,16 @@ export async function countChannelUses(
     .select({ n: countDistinct(storeContexts.customerId) })
     .from(storeContexts)
     .where(
-      and(
-        eq(storeContexts.tenantId, tenantId),
+      inTenant(
+        storeContexts,
+        tenantId,
         eq(storeContexts.channelId, channelId),
         isNotNull(storeContexts.customerId),
       ),
     );
-  const [open] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(carts)
-    .where(and(eq(carts.tenantId, tenantId), eq(carts.channelId, channelId), eq(carts.status, 'open')));
-  const [placed] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(orders)
-    .where(and(eq(orders.tenantId, tenantId), eq(orders.channelId, channelId)));
   return {
     customers: Number(customers?.n ?? 0),
-    carts: Number(open?.n ?? 0),
-    orders: Number(placed?.n ?? 0),
+    carts: await countRows(tx, carts, tenantId, [eq(carts.channelId, channelId), eq(carts.status, 'open')]),
+    orders: await countRows(tx, orders, tenantId, [eq(orders.channelId, channelId)]),
   };
 }

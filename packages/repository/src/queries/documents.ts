@@ -1,21 +1,22 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { blobs, documents } from '../schema.ts';
+import { insertRow, inTenant } from './tenant-rows.ts';
 
 export type DocumentRow = typeof documents.$inferSelect;
 /** A document with the size and content type of its file. */
 export type DocumentWithFile = DocumentRow & { readonly size: number; readonly contentType: string };
 
-export async function insertDocument(
-  tx: Executor,
-  document: typeof documents.$inferInsert,
-): Promise<DocumentRow> {
-  const [row] = await tx.insert(documents).values(document).returning();
-  return row!;
+export function insertDocument(tx: Executor, document: typeof documents.$inferInsert): Promise<DocumentRow> {
+  return insertRow(tx, documents, document);
 }
 
 const withFile = { document: documents, size: blobs.size, contentType: blobs.contentType };
 const blobOfDocument = and(eq(blobs.tenantId, documents.tenantId), eq(blobs.id, documents.blobId));
+
+function flatten(row: { document: DocumentRow; size: number; contentType: string }): DocumentWithFile {
+  return { ...row.document, size: row.size, contentType: row.contentType };
+}
 
 export async function findDocument(
   tx: Executor,
@@ -26,8 +27,8 @@ export async function findDocument(
     .select(withFile)
     .from(documents)
     .innerJoin(blobs, blobOfDocument)
-    .where(and(eq(documents.tenantId, tenantId), eq(documents.id, id)));
-  return row && { ...row.document, size: row.size, contentType: row.contentType };
+    .where(inTenant(documents, tenantId, eq(documents.id, id)));
+  return row && flatten(row);
 }
 
 /** The documents of an order, oldest first. */
@@ -40,7 +41,7 @@ export async function listOrderDocuments(
     .select(withFile)
     .from(documents)
     .innerJoin(blobs, blobOfDocument)
-    .where(and(eq(documents.tenantId, tenantId), eq(documents.orderId, orderId)))
+    .where(inTenant(documents, tenantId, eq(documents.orderId, orderId)))
     .orderBy(asc(documents.createdAt), asc(documents.id));
-  return rows.map((row) => ({ ...row.document, size: row.size, contentType: row.contentType }));
+  return rows.map(flatten);
 }

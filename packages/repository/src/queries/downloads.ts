@@ -1,6 +1,7 @@
-import { and, asc, count, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { blobs, downloadEntitlements, productAssets } from '../schema.ts';
+import { countRows, deleteRows, findRow, insertRow, inTenant, selectRows } from './tenant-rows.ts';
 
 export type ProductAssetRow = typeof productAssets.$inferSelect;
 /** An asset with the size, content type and digest of its file. */
@@ -30,12 +31,11 @@ function flatten(row: {
   return { ...row.asset, size: row.size, contentType: row.contentType, sha256: row.sha256 };
 }
 
-export async function insertAsset(
+export function insertAsset(
   tx: Executor,
   asset: typeof productAssets.$inferInsert,
 ): Promise<ProductAssetRow> {
-  const [row] = await tx.insert(productAssets).values(asset).returning();
-  return row!;
+  return insertRow(tx, productAssets, asset);
 }
 
 /** The asset of this product, locked for the caller's transaction when `forUpdate`. */
@@ -49,7 +49,7 @@ export async function findAsset(
     .select(assetWithFile)
     .from(productAssets)
     .innerJoin(blobs, blobOfAsset)
-    .where(and(eq(productAssets.tenantId, tenantId), eq(productAssets.id, id)));
+    .where(inTenant(productAssets, tenantId, eq(productAssets.id, id)));
   const [row] = options.forUpdate ? await query.for('update', { of: productAssets }) : await query;
   return row && flatten(row);
 }
@@ -64,25 +64,17 @@ export async function listProductAssets(
     .select(assetWithFile)
     .from(productAssets)
     .innerJoin(blobs, blobOfAsset)
-    .where(and(eq(productAssets.tenantId, tenantId), eq(productAssets.productId, productId)))
+    .where(inTenant(productAssets, tenantId, eq(productAssets.productId, productId)))
     .orderBy(asc(productAssets.createdAt), asc(productAssets.id));
   return rows.map(flatten);
 }
 
-export async function countProductAssets(tx: Executor, tenantId: string, productId: string): Promise<number> {
-  const [row] = await tx
-    .select({ count: count() })
-    .from(productAssets)
-    .where(and(eq(productAssets.tenantId, tenantId), eq(productAssets.productId, productId)));
-  return row?.count ?? 0;
+export function countProductAssets(tx: Executor, tenantId: string, productId: string): Promise<number> {
+  return countRows(tx, productAssets, tenantId, [eq(productAssets.productId, productId)]);
 }
 
 export async function deleteAsset(tx: Executor, tenantId: string, id: string): Promise<boolean> {
-  const rows = await tx
-    .delete(productAssets)
-    .where(and(eq(productAssets.tenantId, tenantId), eq(productAssets.id, id)))
-    .returning({ id: productAssets.id });
-  return rows.length === 1;
+  return (await deleteRows(tx, productAssets, tenantId, [eq(productAssets.id, id)])) === 1;
 }
 
 /**
@@ -95,25 +87,16 @@ export async function lockAssetsOfProducts(
   productIds: readonly string[],
 ): Promise<ProductAssetRow[]> {
   if (productIds.length === 0) return [];
-  return tx
-    .select()
-    .from(productAssets)
-    .where(and(eq(productAssets.tenantId, tenantId), inArray(productAssets.productId, [...productIds])))
-    .orderBy(asc(productAssets.id))
-    .for('share');
+  return selectRows(tx, productAssets, tenantId, {
+    where: [inArray(productAssets.productId, [...productIds])],
+    orderBy: [asc(productAssets.id)],
+    lock: 'share',
+  });
 }
 
 /** How many entitlements (granted or revoked) name the asset. */
-export async function countAssetEntitlements(
-  tx: Executor,
-  tenantId: string,
-  assetId: string,
-): Promise<number> {
-  const [row] = await tx
-    .select({ count: count() })
-    .from(downloadEntitlements)
-    .where(and(eq(downloadEntitlements.tenantId, tenantId), eq(downloadEntitlements.assetId, assetId)));
-  return row?.count ?? 0;
+export function countAssetEntitlements(tx: Executor, tenantId: string, assetId: string): Promise<number> {
+  return countRows(tx, downloadEntitlements, tenantId, [eq(downloadEntitlements.assetId, assetId)]);
 }
 
 export interface EntitlementGrant {
@@ -164,8 +147,9 @@ export async function revokeEntitlements(
     .update(downloadEntitlements)
     .set({ revokedAt: at, updatedAt: at })
     .where(
-      and(
-        eq(downloadEntitlements.tenantId, tenantId),
+      inTenant(
+        downloadEntitlements,
+        tenantId,
         eq(downloadEntitlements.orderId, orderId),
         isNotNull(downloadEntitlements.grantedAt),
         isNull(downloadEntitlements.revokedAt),
@@ -194,21 +178,17 @@ export async function listOrderEntitlements(
     .select(entitlementWithAsset)
     .from(downloadEntitlements)
     .innerJoin(productAssets, assetOfEntitlement)
-    .where(and(eq(downloadEntitlements.tenantId, tenantId), eq(downloadEntitlements.orderId, orderId)))
+    .where(inTenant(downloadEntitlements, tenantId, eq(downloadEntitlements.orderId, orderId)))
     .orderBy(asc(downloadEntitlements.createdAt), asc(downloadEntitlements.id));
   return rows.map((row) => ({ ...row.entitlement, productId: row.productId, fileName: row.fileName }));
 }
 
-export async function findEntitlement(
+export function findEntitlement(
   tx: Executor,
   tenantId: string,
   id: string,
 ): Promise<EntitlementRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(downloadEntitlements)
-    .where(and(eq(downloadEntitlements.tenantId, tenantId), eq(downloadEntitlements.id, id)));
-  return row;
+  return findRow(tx, downloadEntitlements, tenantId, [eq(downloadEntitlements.id, id)]);
 }
 
 /** Counts one download of the entitlement. */
@@ -216,5 +196,5 @@ export async function countDownload(tx: Executor, tenantId: string, id: string, 
   await tx
     .update(downloadEntitlements)
     .set({ downloads: sql`${downloadEntitlements.downloads} + 1`, updatedAt: at })
-    .where(and(eq(downloadEntitlements.tenantId, tenantId), eq(downloadEntitlements.id, id)));
+    .where(inTenant(downloadEntitlements, tenantId, eq(downloadEntitlements.id, id)));
 }

@@ -1,29 +1,24 @@
-import { and, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { orderActivities, orders, products, stockReservations } from '../schema.ts';
+import { findRow, insertRow, inTenant, listPage, reviseRows, selectRows } from './tenant-rows.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderActivityRow = typeof orderActivities.$inferSelect;
 export type StockReservationRow = typeof stockReservations.$inferSelect;
 
-export async function insertOrder(tx: Executor, order: typeof orders.$inferInsert): Promise<OrderRow> {
-  const [row] = await tx.insert(orders).values(order).returning();
-  return row!;
+export function insertOrder(tx: Executor, order: typeof orders.$inferInsert): Promise<OrderRow> {
+  return insertRow(tx, orders, order);
 }
 
 /** The order, locked for the caller's transaction when `forUpdate`. */
-export async function findOrder(
+export function findOrder(
   tx: Executor,
   tenantId: string,
   orderId: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<OrderRow | undefined> {
-  const query = tx
-    .select()
-    .from(orders)
-    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)));
-  const [row] = options.forUpdate ? await query.for('update') : await query;
-  return row;
+  return findRow(tx, orders, tenantId, [eq(orders.id, orderId)], options.forUpdate ? 'update' : undefined);
 }
 
 /** The orders of these ids in one shop (one statement; missing ids are left out). */
@@ -33,22 +28,15 @@ export async function findOrders(
   ids: readonly string[],
 ): Promise<OrderRow[]> {
   if (ids.length === 0) return [];
-  return tx
-    .select()
-    .from(orders)
-    .where(and(eq(orders.tenantId, tenantId), inArray(orders.id, [...ids])));
+  return selectRows(tx, orders, tenantId, { where: [inArray(orders.id, [...ids])] });
 }
 
-export async function findOrderByIdempotencyKey(
+export function findOrderByIdempotencyKey(
   tx: Executor,
   tenantId: string,
   key: string,
 ): Promise<OrderRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(orders)
-    .where(and(eq(orders.tenantId, tenantId), eq(orders.idempotencyKey, key)));
-  return row;
+  return findRow(tx, orders, tenantId, [eq(orders.idempotencyKey, key)]);
 }
 
 export interface OrderQuery {
@@ -62,20 +50,15 @@ export interface OrderQuery {
   readonly tag?: string | undefined;
 }
 
-export async function listOrders(tx: Executor, tenantId: string, query: OrderQuery): Promise<OrderRow[]> {
-  const conditions: SQL[] = [eq(orders.tenantId, tenantId)];
-  if (query.beforeNumber !== undefined) conditions.push(lt(orders.number, query.beforeNumber));
-  if (query.state) conditions.push(eq(orders.state, query.state));
-  if (query.paymentState) conditions.push(eq(orders.paymentState, query.paymentState));
-  if (query.deliveryState) conditions.push(eq(orders.deliveryState, query.deliveryState));
-  if (query.customerId) conditions.push(eq(orders.customerId, query.customerId));
-  if (query.tag) conditions.push(sql`${query.tag} = any(${orders.tags})`);
-  return tx
-    .select()
-    .from(orders)
-    .where(and(...conditions))
-    .orderBy(desc(orders.number))
-    .limit(query.limit);
+export function listOrders(tx: Executor, tenantId: string, query: OrderQuery): Promise<OrderRow[]> {
+  const page = { after: query.beforeNumber, limit: query.limit };
+  return listPage(tx, orders, tenantId, { key: orders.number, direction: 'desc' }, page, [
+    query.state ? eq(orders.state, query.state) : undefined,
+    query.paymentState ? eq(orders.paymentState, query.paymentState) : undefined,
+    query.deliveryState ? eq(orders.deliveryState, query.deliveryState) : undefined,
+    query.customerId ? eq(orders.customerId, query.customerId) : undefined,
+    query.tag ? sql`${query.tag} = any(${orders.tags})` : undefined,
+  ]);
 }
 
 /** Writes `changes` when the order is still at `revision`; returns the new row or undefined. */
@@ -87,44 +70,38 @@ export async function updateOrderAtRevision(
   changes: Partial<Omit<typeof orders.$inferInsert, 'tenantId' | 'id' | 'revision'>>,
   at: Date,
 ): Promise<OrderRow | undefined> {
-  const [row] = await tx
-    .update(orders)
-    .set({ ...changes, revision: sql`${orders.revision} + 1`, updatedAt: at })
-    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId), eq(orders.revision, revision)))
-    .returning();
+  const atRevision = [eq(orders.id, orderId), eq(orders.revision, revision)];
+  const [row] = await reviseRows(tx, orders, tenantId, atRevision, changes, at);
   return row;
 }
 
-export async function insertOrderActivity(
+export function insertOrderActivity(
   tx: Executor,
   activity: typeof orderActivities.$inferInsert,
 ): Promise<OrderActivityRow> {
-  const [row] = await tx.insert(orderActivities).values(activity).returning();
-  return row!;
+  return insertRow(tx, orderActivities, activity);
 }
 
-export async function listOrderActivities(
+export function listOrderActivities(
   tx: Executor,
   tenantId: string,
   orderId: string,
 ): Promise<OrderActivityRow[]> {
-  return tx
-    .select()
-    .from(orderActivities)
-    .where(and(eq(orderActivities.tenantId, tenantId), eq(orderActivities.orderId, orderId)))
-    .orderBy(orderActivities.createdAt, orderActivities.id);
+  return selectRows(tx, orderActivities, tenantId, {
+    where: [eq(orderActivities.orderId, orderId)],
+    orderBy: [orderActivities.createdAt, orderActivities.id],
+  });
 }
 
-export async function listStockReservations(
+export function listStockReservations(
   tx: Executor,
   tenantId: string,
   orderId: string,
 ): Promise<StockReservationRow[]> {
-  return tx
-    .select()
-    .from(stockReservations)
-    .where(and(eq(stockReservations.tenantId, tenantId), eq(stockReservations.orderId, orderId)))
-    .orderBy(stockReservations.sku);
+  return selectRows(tx, stockReservations, tenantId, {
+    where: [eq(stockReservations.orderId, orderId)],
+    orderBy: [stockReservations.sku],
+  });
 }
 
 /**
@@ -144,8 +121,9 @@ export async function reserveProductStock(
       stockReserved: sql`${products.stockReserved} + ${quantity}`,
     })
     .where(
-      and(
-        eq(products.tenantId, tenantId),
+      inTenant(
+        products,
+        tenantId,
         eq(products.id, productId),
         sql`${products.stockAvailable} >= ${quantity}`,
       ),
@@ -176,8 +154,9 @@ export async function releaseOrderStock(
     .update(stockReservations)
     .set({ status: 'released', releasedAt: at, updatedAt: at })
     .where(
-      and(
-        eq(stockReservations.tenantId, tenantId),
+      inTenant(
+        stockReservations,
+        tenantId,
         eq(stockReservations.orderId, orderId),
         eq(stockReservations.status, 'reserved'),
       ),
@@ -190,7 +169,7 @@ export async function releaseOrderStock(
         stockAvailable: sql`${products.stockAvailable} + ${reservation.quantity}`,
         stockReserved: sql`${products.stockReserved} - ${reservation.quantity}`,
       })
-      .where(and(eq(products.tenantId, tenantId), eq(products.id, reservation.productId)));
+      .where(inTenant(products, tenantId, eq(products.id, reservation.productId)));
   }
   return released;
 }

@@ -1,7 +1,9 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { eventStatistics, outboxCursors, outboxEvents, outboxReceipts, tenantCounters } from '../schema.ts';
+import { nextCounterValue } from './counters.ts';
 import { outboxCursorLease } from './leases.ts';
+import { findRow, listPage, selectRows } from './tenant-rows.ts';
 
 export type OutboxEventRow = typeof outboxEvents.$inferSelect;
 export type OutboxCursorRow = typeof outboxCursors.$inferSelect;
@@ -27,15 +29,7 @@ export async function appendEvents(
   events: readonly NewOutboxEvent[],
 ): Promise<OutboxEventRow[]> {
   if (events.length === 0) return [];
-  const [counter] = await tx
-    .insert(tenantCounters)
-    .values({ tenantId, name: 'outbox', value: events.length })
-    .onConflictDoUpdate({
-      target: [tenantCounters.tenantId, tenantCounters.name],
-      set: { value: sql`${tenantCounters.value} + ${events.length}` },
-    })
-    .returning({ value: tenantCounters.value });
-  const first = counter!.value - events.length + 1;
+  const first = await nextCounterValue(tx, tenantId, 'outbox', events.length);
   const rows = await tx
     .insert(outboxEvents)
     .values(events.map((event, index) => ({ tenantId, sequence: first + index, ...event })))
@@ -50,22 +44,11 @@ export interface EventQuery {
   readonly limit: number;
 }
 
-export async function listEvents(
-  tx: Executor,
-  tenantId: string,
-  query: EventQuery,
-): Promise<OutboxEventRow[]> {
-  const conditions = [
-    eq(outboxEvents.tenantId, tenantId),
-    gt(outboxEvents.sequence, query.afterSequence ?? 0),
-  ];
-  if (query.name) conditions.push(eq(outboxEvents.name, query.name));
-  return tx
-    .select()
-    .from(outboxEvents)
-    .where(and(...conditions))
-    .orderBy(asc(outboxEvents.sequence))
-    .limit(query.limit);
+export function listEvents(tx: Executor, tenantId: string, query: EventQuery): Promise<OutboxEventRow[]> {
+  const page = { after: query.afterSequence ?? 0, limit: query.limit };
+  return listPage(tx, outboxEvents, tenantId, { key: outboxEvents.sequence, direction: 'asc' }, page, [
+    query.name ? eq(outboxEvents.name, query.name) : undefined,
+  ]);
 }
 
 export interface ClaimedCursor {
@@ -161,32 +144,24 @@ export async function recordReceipts(
   return new Set(rows.map((row) => row.sequence));
 }
 
-export async function listReceipts(
+export function listReceipts(
   tx: Executor,
   tenantId: string,
   consumer: string,
 ): Promise<(typeof outboxReceipts.$inferSelect)[]> {
-  return tx
-    .select()
-    .from(outboxReceipts)
-    .where(and(eq(outboxReceipts.tenantId, tenantId), eq(outboxReceipts.consumer, consumer)))
-    .orderBy(asc(outboxReceipts.eventSequence));
+  return selectRows(tx, outboxReceipts, tenantId, {
+    where: [eq(outboxReceipts.consumer, consumer)],
+    orderBy: [asc(outboxReceipts.eventSequence)],
+  });
 }
 
-export async function listCursors(tx: Executor, tenantId: string): Promise<OutboxCursorRow[]> {
-  return tx
-    .select()
-    .from(outboxCursors)
-    .where(eq(outboxCursors.tenantId, tenantId))
-    .orderBy(asc(outboxCursors.consumer));
+export function listCursors(tx: Executor, tenantId: string): Promise<OutboxCursorRow[]> {
+  return selectRows(tx, outboxCursors, tenantId, { orderBy: [asc(outboxCursors.consumer)] });
 }
 
 export async function outboxHead(tx: Executor, tenantId: string): Promise<number> {
-  const [row] = await tx
-    .select({ value: tenantCounters.value })
-    .from(tenantCounters)
-    .where(and(eq(tenantCounters.tenantId, tenantId), eq(tenantCounters.name, 'outbox')));
-  return row?.value ?? 0;
+  const counter = await findRow(tx, tenantCounters, tenantId, [eq(tenantCounters.name, 'outbox')]);
+  return counter?.value ?? 0;
 }
 
 /** The diagnostic projection's effect: counts per event name. */
@@ -215,13 +190,9 @@ export async function countEvents(
   }
 }
 
-export async function listEventStatistics(
+export function listEventStatistics(
   tx: Executor,
   tenantId: string,
 ): Promise<(typeof eventStatistics.$inferSelect)[]> {
-  return tx
-    .select()
-    .from(eventStatistics)
-    .where(eq(eventStatistics.tenantId, tenantId))
-    .orderBy(asc(eventStatistics.name));
+  return selectRows(tx, eventStatistics, tenantId, { orderBy: [asc(eventStatistics.name)] });
 }

@@ -1,6 +1,7 @@
-import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { asc, eq, or, sql } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { carts, channels, definitions, orders, products, shippingMethods } from '../schema.ts';
+import { inTenant } from './tenant-rows.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,13 +30,13 @@ export async function findReferences(tx: Executor, tenantId: string, id: string)
   const fromDefinitions = await tx
     .select({ kind: definitions.kind, id: definitions.id, key: definitions.key })
     .from(definitions)
-    .where(and(eq(definitions.tenantId, tenantId), sql`strpos(${definitions.data}::text, ${quoted}) > 0`))
+    .where(inTenant(definitions, tenantId, sql`strpos(${definitions.data}::text, ${quoted}) > 0`))
     .orderBy(asc(definitions.id))
     .limit(LIMIT);
   const fromChannels = await tx
     .select({ id: channels.id, key: channels.key })
     .from(channels)
-    .where(and(eq(channels.tenantId, tenantId), sql`strpos(${channels.data}::text, ${quoted}) > 0`))
+    .where(inTenant(channels, tenantId, sql`strpos(${channels.data}::text, ${quoted}) > 0`))
     .orderBy(asc(channels.id))
     .limit(LIMIT);
   const named = [...fromDefinitions, ...fromChannels.map((row) => ({ kind: 'channel' as const, ...row }))];
@@ -45,19 +46,20 @@ export async function findReferences(tx: Executor, tenantId: string, id: string)
   const fromProducts = await tx
     .select({ id: products.id })
     .from(products)
-    .where(and(eq(products.tenantId, tenantId), eq(products.taxClassId, id)))
+    .where(inTenant(products, tenantId, eq(products.taxClassId, id)))
     .limit(LIMIT);
   const fromShippingMethods = await tx
     .select({ id: shippingMethods.id, key: shippingMethods.key })
     .from(shippingMethods)
-    .where(and(eq(shippingMethods.tenantId, tenantId), eq(shippingMethods.taxClassId, id)))
+    .where(inTenant(shippingMethods, tenantId, eq(shippingMethods.taxClassId, id)))
     .limit(LIMIT);
   const fromOrders = await tx
     .select({ id: orders.id, number: orders.number })
     .from(orders)
     .where(
-      and(
-        eq(orders.tenantId, tenantId),
+      inTenant(
+        orders,
+        tenantId,
         or(sql`${orders.shippingMethod}->>'id' = ${id}`, sql`${orders.paymentMethod}->>'id' = ${id}`),
       ),
     )
@@ -67,8 +69,9 @@ export async function findReferences(tx: Executor, tenantId: string, id: string)
     .select({ id: carts.id })
     .from(carts)
     .where(
-      and(
-        eq(carts.tenantId, tenantId),
+      inTenant(
+        carts,
+        tenantId,
         eq(carts.status, 'open'),
         or(eq(carts.shippingMethodId, id), eq(carts.paymentMethodId, id)),
       ),

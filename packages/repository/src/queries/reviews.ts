@@ -1,7 +1,15 @@
-import { and, asc, eq, gt, type SQL, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { productReviews } from '../schema.ts';
-import type { RowLock } from './catalog.ts';
+import {
+  findRow,
+  insertRow,
+  listIds,
+  listPage,
+  type RowLock,
+  reviseRows,
+  selectRows,
+} from './tenant-rows.ts';
 
 export type ReviewRow = typeof productReviews.$inferSelect;
 export type ReviewStatus = ReviewRow['status'];
@@ -12,31 +20,30 @@ export type ReviewFields = Omit<
 >;
 
 /** Inserts a pending review at revision 1. */
-export async function insertReview(
+export function insertReview(
   tx: Executor,
   tenantId: string,
   fields: ReviewFields,
   at: Date,
 ): Promise<ReviewRow> {
-  const [row] = await tx
-    .insert(productReviews)
-    .values({ ...fields, tenantId, status: 'pending', revision: 1, createdAt: at, updatedAt: at })
-    .returning();
-  return row!;
+  const review = {
+    ...fields,
+    tenantId,
+    status: 'pending',
+    revision: 1,
+    createdAt: at,
+    updatedAt: at,
+  } as const;
+  return insertRow(tx, productReviews, review);
 }
 
-export async function findReview(
+export function findReview(
   tx: Executor,
   tenantId: string,
   id: string,
   lock?: RowLock,
 ): Promise<ReviewRow | undefined> {
-  const query = tx
-    .select()
-    .from(productReviews)
-    .where(and(eq(productReviews.tenantId, tenantId), eq(productReviews.id, id)));
-  const [row] = lock ? await query.for(lock) : await query;
-  return row;
+  return findRow(tx, productReviews, tenantId, [eq(productReviews.id, id)], lock);
 }
 
 /** The customer's review of the product, in any status (a customer writes one per product). */
@@ -46,17 +53,10 @@ export async function findReviewOfCustomer(
   productId: string,
   customerId: string,
 ): Promise<ReviewRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(productReviews)
-    .where(
-      and(
-        eq(productReviews.tenantId, tenantId),
-        eq(productReviews.productId, productId),
-        eq(productReviews.customerId, customerId),
-      ),
-    )
-    .limit(1);
+  const [row] = await selectRows(tx, productReviews, tenantId, {
+    where: [eq(productReviews.productId, productId), eq(productReviews.customerId, customerId)],
+    limit: 1,
+  });
   return row;
 }
 
@@ -70,32 +70,20 @@ export interface ReviewQuery {
 
 /** A page of reviews by id, filtered by product and status. */
 export function listReviews(tx: Executor, tenantId: string, query: ReviewQuery): Promise<ReviewRow[]> {
-  const conditions: SQL[] = [eq(productReviews.tenantId, tenantId)];
-  if (query.after) conditions.push(gt(productReviews.id, query.after));
-  if (query.productId) conditions.push(eq(productReviews.productId, query.productId));
-  if (query.status) conditions.push(eq(productReviews.status, query.status));
-  return tx
-    .select()
-    .from(productReviews)
-    .where(and(...conditions))
-    .orderBy(asc(productReviews.id))
-    .limit(query.limit);
+  return listPage(tx, productReviews, tenantId, { key: productReviews.id, direction: 'asc' }, query, [
+    query.productId ? eq(productReviews.productId, query.productId) : undefined,
+    query.status ? eq(productReviews.status, query.status) : undefined,
+  ]);
 }
 
 /** Up to `limit` reviews of the product in any status (what keeps the product from being deleted). */
-export async function listProductReviewIds(
+export function listProductReviewIds(
   tx: Executor,
   tenantId: string,
   productId: string,
   limit: number,
 ): Promise<string[]> {
-  const rows = await tx
-    .select({ id: productReviews.id })
-    .from(productReviews)
-    .where(and(eq(productReviews.tenantId, tenantId), eq(productReviews.productId, productId)))
-    .orderBy(asc(productReviews.id))
-    .limit(limit);
-  return rows.map((row) => row.id);
+  return listIds(tx, productReviews, tenantId, [eq(productReviews.productId, productId)], limit);
 }
 
 /**
@@ -110,16 +98,7 @@ export async function updateReviewStatus(
   status: ReviewStatus,
   at: Date,
 ): Promise<ReviewRow | undefined> {
-  const [row] = await tx
-    .update(productReviews)
-    .set({ status, revision: sql`${productReviews.revision} + 1`, updatedAt: at })
-    .where(
-      and(
-        eq(productReviews.tenantId, tenantId),
-        eq(productReviews.id, id),
-        eq(productReviews.revision, expectedRevision),
-      ),
-    )
-    .returning();
+  const atRevision = [eq(productReviews.id, id), eq(productReviews.revision, expectedRevision)];
+  const [row] = await reviseRows(tx, productReviews, tenantId, atRevision, { status }, at);
   return row;
 }

@@ -1,15 +1,15 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { memberships, tenants, users } from '../schema.ts';
+import { countRows, deleteRows, findRow, insertRow } from './tenant-rows.ts';
 
 export type TenantRow = typeof tenants.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type MembershipRow = typeof memberships.$inferSelect;
 export type Role = MembershipRow['role'];
 
-export async function insertTenant(tx: Executor, tenant: typeof tenants.$inferInsert): Promise<TenantRow> {
-  const [row] = await tx.insert(tenants).values(tenant).returning();
-  return row!;
+export function insertTenant(tx: Executor, tenant: typeof tenants.$inferInsert): Promise<TenantRow> {
+  return insertRow(tx, tenants, tenant);
 }
 
 export async function findTenant(tx: Executor, tenantId: string): Promise<TenantRow | undefined> {
@@ -38,9 +38,8 @@ export async function findUser(tx: Executor, userId: string): Promise<UserRow | 
   return row;
 }
 
-export async function insertUser(tx: Executor, user: typeof users.$inferInsert): Promise<UserRow> {
-  const [row] = await tx.insert(users).values(user).returning();
-  return row!;
+export function insertUser(tx: Executor, user: typeof users.$inferInsert): Promise<UserRow> {
+  return insertRow(tx, users, user);
 }
 
 export async function upsertMembership(
@@ -58,16 +57,12 @@ export async function upsertMembership(
   return row!;
 }
 
-export async function findMembership(
+export function findMembership(
   tx: Executor,
   tenantId: string,
   userId: string,
 ): Promise<MembershipRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(memberships)
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)));
-  return row;
+  return findRow(tx, memberships, tenantId, [eq(memberships.userId, userId)]);
 }
 
 export interface MemberRow extends MembershipRow {
@@ -86,17 +81,9 @@ export async function listMembers(tx: Executor, tenantId: string): Promise<Membe
 }
 
 export async function deleteMembership(tx: Executor, tenantId: string, userId: string): Promise<boolean> {
-  const rows = await tx
-    .delete(memberships)
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
-    .returning({ userId: memberships.userId });
-  return rows.length > 0;
+  return (await deleteRows(tx, memberships, tenantId, [eq(memberships.userId, userId)])) > 0;
 }
 
-export async function countOwners(tx: Executor, tenantId: string): Promise<number> {
-  const [row] = await tx
-    .select({ count: sql<number>`count(*)::int` })
-    .from(memberships)
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, 'owner')));
-  return row?.count ?? 0;
+export function countOwners(tx: Executor, tenantId: string): Promise<number> {
+  return countRows(tx, memberships, tenantId, [eq(memberships.role, 'owner')]);
 }

@@ -1,37 +1,25 @@
-import { and, desc, eq, isNull, lt, or, type SQL } from 'drizzle-orm';
+import { eq, isNull, lt, or } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { apiTokens } from '../schema.ts';
+import { findRow, insertRow, inTenant, listPage } from './tenant-rows.ts';
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
 
-export async function insertToken(tx: Executor, token: typeof apiTokens.$inferInsert): Promise<ApiTokenRow> {
-  const [row] = await tx.insert(apiTokens).values(token).returning();
-  return row!;
+export function insertToken(tx: Executor, token: typeof apiTokens.$inferInsert): Promise<ApiTokenRow> {
+  return insertRow(tx, apiTokens, token);
 }
 
 /** The token with this hash in this shop, if it exists (revoked and expired ones included). */
-export async function findTokenByHash(
+export function findTokenByHash(
   tx: Executor,
   tenantId: string,
   tokenHash: string,
 ): Promise<ApiTokenRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(apiTokens)
-    .where(and(eq(apiTokens.tenantId, tenantId), eq(apiTokens.tokenHash, tokenHash)));
-  return row;
+  return findRow(tx, apiTokens, tenantId, [eq(apiTokens.tokenHash, tokenHash)]);
 }
 
-export async function findToken(
-  tx: Executor,
-  tenantId: string,
-  tokenId: string,
-): Promise<ApiTokenRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(apiTokens)
-    .where(and(eq(apiTokens.tenantId, tenantId), eq(apiTokens.id, tokenId)));
-  return row;
+export function findToken(tx: Executor, tenantId: string, tokenId: string): Promise<ApiTokenRow | undefined> {
+  return findRow(tx, apiTokens, tenantId, [eq(apiTokens.id, tokenId)]);
 }
 
 export interface TokenPage {
@@ -40,15 +28,8 @@ export interface TokenPage {
   readonly after?: string | undefined;
 }
 
-export async function listTokens(tx: Executor, tenantId: string, page: TokenPage): Promise<ApiTokenRow[]> {
-  const conditions: SQL[] = [eq(apiTokens.tenantId, tenantId)];
-  if (page.after) conditions.push(lt(apiTokens.id, page.after));
-  return tx
-    .select()
-    .from(apiTokens)
-    .where(and(...conditions))
-    .orderBy(desc(apiTokens.id))
-    .limit(page.limit);
+export function listTokens(tx: Executor, tenantId: string, page: TokenPage): Promise<ApiTokenRow[]> {
+  return listPage(tx, apiTokens, tenantId, { key: apiTokens.id, direction: 'desc' }, page, []);
 }
 
 export async function revokeToken(
@@ -60,7 +41,7 @@ export async function revokeToken(
   const [row] = await tx
     .update(apiTokens)
     .set({ revokedAt: at })
-    .where(and(eq(apiTokens.tenantId, tenantId), eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt)))
+    .where(inTenant(apiTokens, tenantId, eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt)))
     .returning();
   return row;
 }
@@ -72,8 +53,9 @@ export async function touchToken(tx: Executor, tenantId: string, tokenId: string
     .update(apiTokens)
     .set({ lastUsedAt: at })
     .where(
-      and(
-        eq(apiTokens.tenantId, tenantId),
+      inTenant(
+        apiTokens,
+        tenantId,
         eq(apiTokens.id, tokenId),
         or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, aMinuteAgo)),
       ),
