@@ -1,6 +1,16 @@
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { createLogger, startHttpServer } from '@cartwright/http';
-import { createDatabase, type Database, findTenant } from '@cartwright/repository';
+import {
+  applyMigrations,
+  createDatabase,
+  type Database,
+  findMembership,
+  findTenant,
+  listTenantIds,
+  listTokens,
+} from '@cartwright/repository';
 import {
   backfillStarters,
   createDemoShopIfEmpty,
@@ -11,6 +21,8 @@ import {
   readEnvironment,
   revokeTokenOf,
   type Services,
+  shopView,
+  tokenView,
 } from '@cartwright/service';
 import { needsPostgres, startWorkers, WORKER_ROLES } from '@cartwright/worker';
 import * as v from 'valibot';
@@ -34,6 +46,31 @@ export function readCliEnvironment(source: Record<string, string | undefined>) {
 
 async function openDatabase(env: Env): Promise<Database> {
   return createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.CARTWRIGHT_DATA_DIR });
+}
+
+/**
+ * Opens the database and applies the migrations, saying on stderr what it does: a first start
+ * spends seconds creating the embedded database and migrating it.
+ */
+async function openDatabaseVerbosely(env: Env, out: CommandOutput): Promise<Database> {
+  if (env.DATABASE_URL) out.stderr('connecting to PostgreSQL…');
+  else {
+    const fresh = !existsSync(join(env.CARTWRIGHT_DATA_DIR, 'PG_VERSION'));
+    out.stderr(`${fresh ? 'creating' : 'opening'} the database in ${env.CARTWRIGHT_DATA_DIR}…`);
+  }
+  const database = await createDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.CARTWRIGHT_DATA_DIR,
+    migrate: false,
+  });
+  try {
+    out.stderr('migrating…');
+    await applyMigrations(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
 }
 
 /** Parses a --shop value and checks that the shop exists. */
@@ -108,6 +145,63 @@ export async function tokenCreate(
   });
 }
 
+/** Prints every shop, oldest first, one JSON line each. */
+export async function shopList(env: Env, out: CommandOutput) {
+  await withServices(env, async (services) => {
+    const db = services.database.db;
+    for (const id of await listTenantIds(db)) {
+      const tenant = await findTenant(db, id);
+      if (!tenant) continue;
+      const { id: shopId, name, stage, createdAt } = shopView(tenant);
+      out.stdout(JSON.stringify({ id: shopId, name, stage, createdAt }));
+    }
+  });
+}
+
+const TOKEN_PAGE = 100;
+
+/**
+ * Prints every token of a shop, newest first, one JSON line each: its role (a personal token's is
+ * its member's) and whether it is active, expired or revoked. Never a secret: only the hint.
+ */
+export async function tokenList(env: Env, out: CommandOutput, options: { shop: string }) {
+  await withServices(env, async (services) => {
+    const shop = await existingShop(services, options.shop);
+    const db = services.database.db;
+    const now = services.clock.now();
+    let after: string | undefined;
+    for (;;) {
+      const rows = await listTokens(db, shop, { limit: TOKEN_PAGE, after });
+      for (const row of rows) {
+        const view = tokenView(row);
+        const role = row.userId ? ((await findMembership(db, shop, row.userId))?.role ?? null) : view.role;
+        const status = row.revokedAt
+          ? 'revoked'
+          : row.expiresAt && row.expiresAt <= now
+            ? 'expired'
+            : 'active';
+        out.stdout(
+          JSON.stringify({
+            id: view.id,
+            name: view.name,
+            kind: view.kind,
+            role,
+            userId: view.userId,
+            hint: view.hint,
+            status,
+            createdAt: view.createdAt,
+            lastUsedAt: view.lastUsedAt,
+            expiresAt: view.expiresAt,
+            revokedAt: view.revokedAt,
+          }),
+        );
+      }
+      if (rows.length < TOKEN_PAGE) return;
+      after = rows.at(-1)!.id;
+    }
+  });
+}
+
 export async function tokenRevoke(env: Env, out: CommandOutput, options: { shop: string; tokenId: string }) {
   await withServices(env, async (services) => {
     const shop = await existingShop(services, options.shop);
@@ -145,7 +239,7 @@ export async function start(env: Env, out: CommandOutput, signals: NodeJS.EventE
     throw new UsageError(needsPostgres(role));
   }
   const logger = createLogger(env.LOG_LEVEL);
-  const database = await openDatabase(env);
+  const database = await openDatabaseVerbosely(env, out);
   const services = createServices(database);
   const stops: (() => Promise<void>)[] = [];
   try {
@@ -153,11 +247,14 @@ export async function start(env: Env, out: CommandOutput, signals: NodeJS.EventE
     for (const [tenantId, reason] of backfill.failed)
       logger.error({ tenantId, reason }, 'starter backfill failed');
     if (role === 'all' || role === 'http') {
-      const demo = await createDemoShopIfEmpty(services);
+      const demo = await createDemoShopIfEmpty(services, {
+        onCreating: () => out.stderr('creating the demo shop…'),
+      });
       const server = await startHttpServer(services, {
         port: env.PORT,
         host: env.HOST,
         bodyLimitBytes: env.BODY_LIMIT_BYTES,
+        corsOrigins: env.CORS_ORIGINS,
         logger,
       });
       stops.push(() => server.close());
@@ -169,6 +266,7 @@ export async function start(env: Env, out: CommandOutput, signals: NodeJS.EventE
         out.stderr('A demo shop was created. Its owner token is printed once, below; keep it.');
         out.stdout(JSON.stringify({ tenantId: demo.tenantId, token: demo.token, url }));
         out.stderr(`Try: curl -H "Authorization: Bearer ${demo.token}" ${url}/api/shop`);
+        out.stderr('It sells at once: README.md, "Your first ten minutes", places an order with curl.');
       }
     }
     const roles = role === 'all' ? WORKER_ROLES : WORKER_ROLES.filter((candidate) => candidate === role);

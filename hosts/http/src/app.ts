@@ -17,9 +17,11 @@ import {
 } from '@cartwright/service';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
 import * as v from 'valibot';
+import { API_REFERENCE_POLICY, apiReferenceAssets } from './api-reference.ts';
 import { openApiDocument } from './openapi.ts';
 
 export interface AppOptions {
@@ -30,7 +32,12 @@ export interface AppOptions {
   /** The operations to serve (default: the whole registry). */
   readonly operations?: readonly AnyOperation[] | undefined;
   readonly version?: string | undefined;
+  /** Browser origins allowed to call `/store-api/*` (`*` for any); none by default: no CORS headers. */
+  readonly corsOrigins?: readonly string[] | undefined;
 }
+
+/** The request headers a storefront in a browser sends (see the Storefront API). */
+const STOREFRONT_HEADERS = ['content-type', 'idempotency-key', 'x-channel-key', 'x-context-token'];
 
 type Env = {
   Variables: { principal: Principal; storefront: Storefront; requestId: string; bodyLimitBytes: number };
@@ -115,6 +122,43 @@ async function bodyInput(
   return { ok: true, value: parsed as Record<string, unknown> };
 }
 
+/** Methods in the order an `Allow` header lists them. */
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * The methods each served path answers, so that a known path with another method answers 405
+ * with `Allow` instead of 404.
+ */
+function methodTable() {
+  const paths = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  return {
+    add(method: string, path: string) {
+      let entry = paths.get(path);
+      if (!entry) {
+        const source = path
+          .split('/')
+          .map((segment) =>
+            segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+          )
+          .join('/');
+        entry = { pattern: new RegExp(`^${source}$`), methods: new Set() };
+        paths.set(path, entry);
+      }
+      entry.methods.add(method);
+      // Hono answers HEAD with the GET route.
+      if (method === 'GET') entry.methods.add('HEAD');
+    },
+    /** The methods a concrete path is served with (empty for an unknown path). */
+    allowed(path: string): string[] {
+      const methods = new Set<string>();
+      for (const entry of paths.values()) {
+        if (entry.pattern.test(path)) for (const method of entry.methods) methods.add(method);
+      }
+      return METHOD_ORDER.filter((method) => methods.has(method));
+    },
+  };
+}
+
 function bearerOf(header: string | undefined): string | undefined {
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   return match?.[1];
@@ -168,6 +212,12 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
   const defaultBodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
   app.use('*', (c, next) => limiterOf(c.get('bodyLimitBytes') ?? defaultBodyLimit)(c, next));
 
+  const served = methodTable();
+  for (const path of ['/healthz', '/readyz', '/api/openapi.json']) served.add('GET', path);
+  for (const operation of operations) {
+    if (operation.http) served.add(operation.http.method, operation.http.path);
+  }
+
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     try {
@@ -178,7 +228,31 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
     }
   });
 
-  app.all('/mcp', (c) => handleMcpRequest(services, c.req.raw));
+  // A tool call's INTERNAL result names a reference; the log names it too, beside the request id.
+  app.all('/mcp', (c) =>
+    handleMcpRequest(services, c.req.raw, {
+      onInternalError: (error, reference) =>
+        logger?.error(
+          { requestId: c.get('requestId'), reference, err: error },
+          'internal error in an MCP tool',
+        ),
+    }),
+  );
+
+  // Before the token check: the API's description and its HTML reference hold no shop data.
+  const document = openApiDocument(operations, options.version ?? '0.1.0');
+  app.get('/api/openapi.json', (c) => c.json(document));
+  for (const asset of apiReferenceAssets) {
+    served.add('GET', asset.path);
+    app.get(asset.path, (c) =>
+      c.body(asset.body(), 200, {
+        'content-type': asset.contentType,
+        'content-security-policy': API_REFERENCE_POLICY,
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'public, max-age=3600',
+      }),
+    );
+  }
 
   app.use('/api/*', async (c, next) => {
     const authenticated = await authenticate(services, bearerOf(c.req.header('authorization')));
@@ -190,6 +264,22 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
     c.set('principal', authenticated.value);
     await next();
   });
+
+  // A storefront in the browser calls from its own origin: answer its preflights before the
+  // channel key is checked, and mark every answer (problems too) readable by it.
+  const corsOrigins = options.corsOrigins ?? [];
+  if (corsOrigins.length > 0) {
+    app.use(
+      '/store-api/*',
+      cors({
+        origin: corsOrigins.includes('*') ? '*' : [...corsOrigins],
+        allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        allowHeaders: STOREFRONT_HEADERS,
+        exposeHeaders: ['x-request-id'],
+        maxAge: 600,
+      }),
+    );
+  }
 
   // Storefront routes name their shop and channel by a public channel key; the visitor's cart
   // context travels in x-context-token.
@@ -203,9 +293,6 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
     c.set('storefront', storefront.value);
     await next();
   });
-
-  const document = openApiDocument(operations, options.version ?? '0.1.0');
-  app.get('/api/openapi.json', (c) => c.json(document));
 
   for (const operation of operations) {
     const http = operation.http;
@@ -243,9 +330,21 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
     });
   }
 
-  app.notFound((c) =>
-    problemResponse(fail('ROUTE_NOT_FOUND', `No route ${c.req.method} ${c.req.path}.`), c.get('requestId')),
-  );
+  app.notFound((c) => {
+    const allowed = served.allowed(c.req.path);
+    if (allowed.length === 0) {
+      return problemResponse(
+        fail('ROUTE_NOT_FOUND', `No route ${c.req.method} ${c.req.path}.`),
+        c.get('requestId'),
+      );
+    }
+    const allow = allowed.join(', ');
+    return problemResponse(
+      fail('METHOD_NOT_ALLOWED', `${c.req.path} answers ${allow}, not ${c.req.method}.`),
+      c.get('requestId'),
+      { allow },
+    );
+  });
   app.onError((error, c) => {
     logger?.error({ requestId: c.get('requestId'), err: error }, 'unhandled error');
     return problemResponse(

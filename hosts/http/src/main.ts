@@ -14,6 +14,7 @@ try {
     port: env.PORT,
     host: env.HOST,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    corsOrigins: env.CORS_ORIGINS,
     logger,
   });
   logger.info({ port: server.port, storage: database.kind }, 'listening');

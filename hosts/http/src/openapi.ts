@@ -39,13 +39,77 @@ const fileSuccess = {
   content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
 } as const;
 
+/** The name of the first property whose schema is exactly `{ $ref: reference }`. */
+function propertyReferring(value: unknown, reference: string): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const properties = (value as { properties?: unknown }).properties;
+  if (typeof properties === 'object' && properties !== null) {
+    for (const [name, property] of Object.entries(properties)) {
+      const keys = typeof property === 'object' && property !== null ? Object.keys(property) : [];
+      if (keys.length === 1 && (property as { $ref?: unknown }).$ref === reference) return name;
+    }
+  }
+  for (const item of Object.values(value)) {
+    const found = propertyReferring(item, reference);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A schema's `$defs` moved into `components.schemas`, its references rewritten to point there:
+ * inside the document a `#/$defs/…` reference resolves against the document's root, where
+ * there is no `$defs`. A definition is named by its `title`, else by its operation and the
+ * property that holds it (`automation.explain.lineItem`), else by its key.
+ */
+function hoistDefinitions(
+  schema: JsonSchema,
+  owner: string,
+  components: Record<string, unknown>,
+): JsonSchema {
+  const { $defs: definitions, ...rest } = schema as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  if (!definitions || Object.keys(definitions).length === 0) return schema;
+  const names = new Map<string, string>();
+  for (const [key, definition] of Object.entries(definitions)) {
+    const base = typeof definition.title === 'string' ? definition.title.replace(/[^A-Za-z0-9._-]/g, '') : '';
+    const holder = propertyReferring(rest, `#/$defs/${key}`);
+    names.set(key, base || `${owner}.${holder ?? key}`);
+  }
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => {
+        const local = key === '$ref' && typeof item === 'string' ? /^#\/\$defs\/(.+)$/.exec(item) : null;
+        const name = local
+          ? names.get(decodeURIComponent(local[1]!).replaceAll('~1', '/').replaceAll('~0', '~'))
+          : undefined;
+        return [key, name ? `#/components/schemas/${name}` : rewrite(item)];
+      }),
+    );
+  };
+  for (const [key, definition] of Object.entries(definitions)) {
+    const name = names.get(key)!;
+    const hoisted = rewrite(definition);
+    const existing = components[name];
+    if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(hoisted)) {
+      throw new Error(`Two different schemas are both named ${name} in the OpenAPI document.`);
+    }
+    components[name] = hoisted;
+  }
+  return rewrite(rest) as JsonSchema;
+}
+
 function pathParameters(path: string): string[] {
   return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]!);
 }
 
 /** Splits an operation's merged input schema into OpenAPI path/query parameters and a body. */
-function describeInput(operation: AnyOperation & { http: NonNullable<AnyOperation['http']> }) {
-  const schema = operationInputSchema(operation);
+function describeInput(
+  operation: AnyOperation & { http: NonNullable<AnyOperation['http']> },
+  schemas: Record<string, unknown>,
+) {
+  const schema = hoistDefinitions(operationInputSchema(operation), operation.name, schemas);
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const inPath = pathParameters(operation.http.path);
@@ -90,6 +154,7 @@ export function openApiDocument(
   version: string,
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: Record<string, unknown> = { Problem: problemSchema };
   for (const operation of operations) {
     if (!operation.http) continue;
     const http = operation.http;
@@ -104,14 +169,22 @@ export function openApiDocument(
       summary: operation.summary,
       'x-mcp-tool': operation.name,
       'x-permission': permissionOf(operation),
-      security: operation.audience === 'store' ? [{ channelKey: [] }] : [{ bearer: [] }],
-      ...describeInput({ ...operation, http }),
+      // A storefront call names its channel; a visitor's context token comes along once they have one.
+      security:
+        operation.audience === 'store'
+          ? [{ channelKey: [], contextToken: [] }, { channelKey: [] }]
+          : [{ bearer: [] }],
+      ...describeInput({ ...operation, http }, schemas),
       responses: {
         [String(http.status ?? 200)]: operation.file
           ? fileSuccess
           : {
               description: 'Success',
-              content: { 'application/json': { schema: operationOutputSchema(operation) } },
+              content: {
+                'application/json': {
+                  schema: hoistDefinitions(operationOutputSchema(operation), operation.name, schemas),
+                },
+              },
             },
         '401': problem,
         '403': problem,
@@ -133,8 +206,22 @@ export function openApiDocument(
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'cw_pat_… or cw_api_… token' },
+        channelKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-channel-key',
+          description:
+            'A sales channel’s public access key (GET /api/automation → channels[].accessKey): names the shop and channel of a storefront call.',
+        },
+        contextToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-context-token',
+          description:
+            'A visitor’s context token from POST /store-api/context, register or login: their cart and, once logged in, their account.',
+        },
       },
-      schemas: { Problem: problemSchema },
+      schemas,
     },
     paths,
   };

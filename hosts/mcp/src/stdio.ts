@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { authenticate, type Services } from '@cartwright/service';
+import { authenticate, describeError, type Services } from '@cartwright/service';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from './server.ts';
 
@@ -33,8 +33,9 @@ export async function runStdioServer(options: StdioServerOptions): Promise<numbe
   }
   const server = createMcpServer(services, () => authenticate(services, options.token), {
     onInternalError: (error, reference) => {
-      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      stderr.write(`cartwright-mcp: internal error ${reference}: ${message}\n`);
+      // Redacted as every host logs errors: no bound parameters, no row values.
+      const described = JSON.stringify(describeError(error, { stack: true }));
+      stderr.write(`cartwright-mcp: internal error ${reference}: ${described}\n`);
     },
   });
   const ended = new Promise<void>((resolve) => {

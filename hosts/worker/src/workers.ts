@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import {
+  describeError,
   flowRunner,
   type Round,
   releaseLeases,
@@ -11,7 +12,8 @@ import {
   type WorkerRole,
 } from '@cartwright/service';
 
-export type { WorkerLogLine };
+// The one redaction of errors every host logs with (no bound parameters, no row values).
+export { describeError, type WorkerLogLine };
 
 export interface WorkerOptions {
   /** Every runner whose role is listed gets a loop; roles without runners just idle. */
@@ -281,23 +283,6 @@ function positiveInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1)
     throw new RangeError(`${name} must be a positive integer, got ${value}`);
   return value;
-}
-
-/**
- * Name, message, SQLSTATE code and cause, without the stack. drizzle's wrapper of a failed query
- * keeps its SQL text but not its parameters (they carry shop data); the driver's error is the cause.
- */
-export function describeError(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { message: String(error) };
-  const { code, query } = error as { code?: unknown; query?: unknown };
-  const isWrappedQuery = typeof query === 'string' && error.message.startsWith('Failed query: ');
-  return {
-    name: error.name,
-    message: isWrappedQuery ? 'Failed query' : error.message,
-    ...(isWrappedQuery ? { query } : {}),
-    ...(code === undefined ? {} : { code }),
-    ...(error.cause === undefined ? {} : { cause: describeError(error.cause) }),
-  };
 }
 
 /** Writes one log record as a JSON line on stderr (stdout stays free for a protocol). */

@@ -229,7 +229,7 @@ describe.skipIf(!databaseUrl)(
 
     it('a process killed after a step’s receipt commits leaves the job uncertain, the effect not applied; a retry applies it once', async () => {
       const shop = await newShop('Killed inside a step');
-      const trigger = 'test.flow_crash.tag';
+      const trigger = 'order_payment.reminded';
       const flowId = await saveFlow(shop, trigger, 'tag', [
         {
           id: 'tag',
@@ -299,7 +299,7 @@ describe.skipIf(!databaseUrl)(
 
     it('a process killed while its job waits on a delay: another process finishes the job once', async () => {
       const shop = await newShop('Killed during a delay');
-      const trigger = 'test.flow_crash.delay';
+      const trigger = 'order_payment.reminded';
       const flowId = await saveFlow(shop, trigger, 'wait', [
         { id: 'wait', kind: 'delay', seconds: 3, next: 'tag' },
         {
@@ -367,7 +367,7 @@ describe.skipIf(!databaseUrl)(
     it('two app-worker processes on one database run 1,000 jobs, each step exactly once', async () => {
       const JOBS = 1000;
       const shop = await newShop('Two replicas');
-      const trigger = 'test.flow_crash.bulk';
+      const trigger = 'order_payment.reminded';
       const flowId = await saveFlow(shop, trigger, 'note', [
         { id: 'note', kind: 'action', action: 'note', config: { text: 'Seen by a flow.' }, next: null },
       ]);

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Currency, MinorAmount } from './money.ts';
-import { fail, ok, type Result } from './result.ts';
+import { type Failure, fail, ok, type Success } from './result.ts';
 import {
   PriceMode,
   type TaxBreakdownEntry,
@@ -79,6 +79,11 @@ export interface PricedCart {
 
 export type CartPricingCode = 'INVALID_CART' | 'SHIPPING_PRICE_MISSING' | 'AMOUNT_OUT_OF_RANGE';
 
+/** A refusal of `priceCart`; `lineId` names the line whose own total is out of range. */
+export interface CartPricingFailure extends Failure<CartPricingCode> {
+  readonly lineId?: string;
+}
+
 const ZERO: TaxedAmount = { net: 0, tax: 0, gross: 0 };
 
 function add(a: TaxedAmount, b: TaxedAmount): TaxedAmount {
@@ -117,9 +122,10 @@ function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
  *
  * Invalid input (quantity outside 1..10000, a negative or fractional price, a rate outside
  * 0..10000, duplicate line ids) is returned as `INVALID_CART`; amounts beyond the safe integers as
- * `AMOUNT_OUT_OF_RANGE`.
+ * `AMOUNT_OUT_OF_RANGE`, with the `lineId` of the first line whose own total is too large (none
+ * when only a sum or the shipping is).
  */
-export function priceCart(input: CartPriceInput): Result<PricedCart, CartPricingCode> {
+export function priceCart(input: CartPriceInput): Success<PricedCart> | CartPricingFailure {
   const parsed = v.safeParse(CartPriceInput, input);
   if (!parsed.success) return fail('INVALID_CART', describeIssues(parsed.issues));
   const { currency, priceMode, lines, shipping } = parsed.output;
@@ -134,7 +140,8 @@ export function priceCart(input: CartPriceInput): Result<PricedCart, CartPricing
   for (const line of lines) {
     const unitPrice = line.unitPrice[priceMode];
     const lineTotal = taxLine(unitPrice, line.quantity, priceMode, line.taxRate);
-    if (!lineTotal.ok) return fail(lineTotal.code, `line ${line.id}: ${lineTotal.detail}`);
+    if (!lineTotal.ok)
+      return { ...fail(lineTotal.code, `line ${line.id}: ${lineTotal.detail}`), lineId: line.id };
     pricedLines.push({
       id: line.id,
       productId: line.productId,

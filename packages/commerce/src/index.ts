@@ -2,6 +2,7 @@ export {
   CartLineInput,
   CartPriceInput,
   type CartPricingCode,
+  type CartPricingFailure,
   MAX_LINE_QUANTITY,
   type PricedCart,
   type PricedLine,

@@ -225,6 +225,22 @@ export function pointerSegment(key: string | number): string {
   return String(key).replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
+/** How many characters of a caller's string a message repeats (as the rules engine's messages). */
+const ECHO_LIMIT = 100;
+
+/** `text` cut to its first `ECHO_LIMIT` characters and "…" (never inside a surrogate pair). */
+export function clip(text: string): string {
+  if (text.length <= ECHO_LIMIT) return text;
+  const code = text.charCodeAt(ECHO_LIMIT - 1);
+  const end = code >= 0xd800 && code <= 0xdbff ? ECHO_LIMIT - 1 : ECHO_LIMIT;
+  return `${text.slice(0, end)}…`;
+}
+
+/** A caller's value as a message quotes it: JSON, a string cut by `clip` before quoting. */
+export function echo(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(clip(value)) : clip(String(JSON.stringify(value)));
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -241,7 +257,7 @@ export function normalizeActionConfig(action: string, config: unknown): ActionCo
       issues: [
         {
           code: 'FLOW_UNKNOWN_ACTION',
-          message: `Unknown action ${JSON.stringify(action)}; only the catalog's actions are supported (extension action sets are not).`,
+          message: `Unknown action ${echo(action)}; only the catalog's actions are supported (extension action sets are not).`,
           pointer: '',
         },
       ],
@@ -267,7 +283,7 @@ export function normalizeActionConfig(action: string, config: unknown): ActionCo
     } else if (Object.hasOwn(config, canonical)) {
       issues.push({
         code: 'FLOW_INVALID_ACTION_CONFIG',
-        message: `Give ${canonical} or its alias ${key}, not both.`,
+        message: `Give ${canonical} or its alias ${clip(key)}, not both.`,
         pointer: `/${pointerSegment(key)}`,
       });
     } else {
@@ -312,10 +328,16 @@ export function normalizeActionConfig(action: string, config: unknown): ActionCo
 function describe(issue: v.BaseIssue<unknown>, path: readonly PropertyKey[]): string {
   const name = path[path.length - 1];
   if (issue.type === 'strict_object' && issue.expected === 'never' && name !== undefined) {
-    return `The key ${String(name)} is not allowed.`;
+    return `The key ${clip(String(name))} is not allowed.`;
   }
   if (issue.input === undefined && name !== undefined && path.length === 1) {
-    return `The key ${String(name)} is required.`;
+    return `The key ${clip(String(name))} is required.`;
   }
-  return name === undefined ? issue.message : `${String(name)}: ${issue.message}`;
+  // valibot quotes the received value whole (`"text"`); a message repeats only its start.
+  const { received } = issue;
+  const quoted = received.length >= 2 && received.startsWith('"') && received.endsWith('"');
+  const message = issue.message.replace(received, () =>
+    quoted ? `"${clip(received.slice(1, -1))}"` : clip(received),
+  );
+  return name === undefined ? message : `${clip(String(name))}: ${message}`;
 }

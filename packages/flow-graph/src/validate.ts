@@ -1,5 +1,5 @@
 import { type ConditionTree, type RuleIssueCode, validateCondition } from '@cartwright/rules-engine';
-import { normalizeActionConfig, pointerSegment } from './actions.ts';
+import { clip, echo, normalizeActionConfig, pointerSegment } from './actions.ts';
 import { FLOW_LIMITS, type FlowIssueCode, type FlowNode, type FlowPipeline } from './model.ts';
 
 /**
@@ -65,7 +65,7 @@ export function validatePipeline(input: unknown): PipelineResult {
   }
   for (const key of Object.keys(input)) {
     if (!PIPELINE_KEYS.has(key)) {
-      issue('FLOW_INVALID_GRAPH', `The pipeline has no ${key}.`, [], `/${pointerSegment(key)}`);
+      issue('FLOW_INVALID_GRAPH', `The pipeline has no ${clip(key)}.`, [], `/${pointerSegment(key)}`);
     }
   }
   const entry = typeof input.entry === 'string' && input.entry !== '' ? input.entry : null;
@@ -114,7 +114,7 @@ export function validatePipeline(input: unknown): PipelineResult {
       reported.add(node.id);
       issue(
         'FLOW_DUPLICATE_NODE',
-        `More than one node has the id ${JSON.stringify(node.id)}.`,
+        `More than one node has the id ${echo(node.id)}.`,
         [node.id],
         `/nodes/${node.index}/id`,
       );
@@ -125,14 +125,14 @@ export function validatePipeline(input: unknown): PipelineResult {
   // 3. Edges naming no node.
   const entryNode = entry === null ? undefined : byId.get(entry);
   if (entry !== null && entryNode === undefined) {
-    issue('FLOW_EDGE_MISSING', `The entry ${JSON.stringify(entry)} names no node.`, [], '/entry');
+    issue('FLOW_EDGE_MISSING', `The entry ${echo(entry)} names no node.`, [], '/entry');
   }
   for (const node of parsed) {
     for (const edge of node.edges) {
       if (!byId.has(edge.target)) {
         issue(
           'FLOW_EDGE_MISSING',
-          `The edge ${edge.key} of ${JSON.stringify(node.id)} names no node: ${JSON.stringify(edge.target)}.`,
+          `The edge ${edge.key} of ${echo(node.id)} names no node: ${echo(edge.target)}.`,
           [node.id],
           `/nodes/${node.index}/${edge.key}`,
         );
@@ -145,7 +145,7 @@ export function validatePipeline(input: unknown): PipelineResult {
     const first = component[0]!;
     issue(
       'FLOW_CYCLE',
-      `The graph has a cycle through ${component.map((node) => JSON.stringify(node.id)).join(', ')}.`,
+      `The graph has a cycle through ${component.map((node) => echo(node.id)).join(', ')}.`,
       component.map((node) => node.id),
       `/nodes/${first.index}`,
     );
@@ -161,7 +161,7 @@ export function validatePipeline(input: unknown): PipelineResult {
     if (unreachable.length > 0) {
       issue(
         'FLOW_UNREACHABLE',
-        `Not reachable from the entry: ${unreachable.map((node) => JSON.stringify(node.id)).join(', ')}.`,
+        `Not reachable from the entry: ${unreachable.map((node) => echo(node.id)).join(', ')}.`,
         unreachable.map((node) => node.id),
         `/nodes/${unreachable[0]!.index}`,
       );
@@ -199,7 +199,7 @@ function parseNode(raw: unknown, index: number, issue: Report): GraphNode | null
   if (typeof kind !== 'string' || !Object.hasOwn(NODE_KEYS, kind)) {
     issue(
       'FLOW_INVALID_GRAPH',
-      `The kind of a node is condition, action, delay or stop, not ${JSON.stringify(kind)}.`,
+      `The kind of a node is condition, action, delay or stop, not ${echo(kind)}.`,
       ids,
       `${at}/kind`,
     );
@@ -213,7 +213,7 @@ function parseNode(raw: unknown, index: number, issue: Report): GraphNode | null
   const allowed = NODE_KEYS[kind]!;
   for (const key of Object.keys(raw)) {
     if (!allowed.includes(key)) {
-      invalid('FLOW_INVALID_GRAPH', `A ${kind} node has no ${key}.`, `${at}/${pointerSegment(key)}`);
+      invalid('FLOW_INVALID_GRAPH', `A ${kind} node has no ${clip(key)}.`, `${at}/${pointerSegment(key)}`);
     }
   }
   const edges: { key: string; target: string }[] = [];

@@ -25,6 +25,11 @@ export type StorageKind = 'pglite' | 'postgres';
 export interface Database {
   readonly kind: StorageKind;
   readonly db: Executor;
+  /**
+   * Runs `work` in a transaction. A deadlock or serialization failure rolls it back and runs it
+   * again, a few times with a short random pause; one that persists raises TransientDatabaseError.
+   * So `work` may run more than once: it must have no effect outside its transaction.
+   */
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
   /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
@@ -46,6 +51,50 @@ export interface DatabaseOptions {
   readonly maxConnections?: number;
   /** Load a PGlite data directory from a tarball instead of a folder (test templates). */
   readonly loadDataDir?: Blob;
+  /** How many times a transaction that failed with a deadlock or serialization failure runs again (default 3). */
+  readonly transactionRetries?: number;
+  /** Told of every such retry before its pause (hosts log it; tests count it). */
+  readonly onTransactionRetry?: ((retry: TransactionRetry) => void) | undefined;
+}
+
+/** One rerun of a transaction that PostgreSQL rolled back as a deadlock victim or serialization failure. */
+export interface TransactionRetry {
+  /** `40P01` (deadlock detected) or `40001` (serialization failure). */
+  readonly sqlState: TransientSqlState;
+  /** The attempt that failed (1 = the first run). */
+  readonly attempt: number;
+  /** The pause before the next attempt. */
+  readonly delayMs: number;
+}
+
+/**
+ * SQLSTATEs after which PostgreSQL has rolled the whole transaction back and running it again may
+ * succeed: deadlock detected, serialization failure.
+ */
+const TRANSIENT_SQL_STATES = ['40P01', '40001'] as const;
+export type TransientSqlState = (typeof TRANSIENT_SQL_STATES)[number];
+
+const DEFAULT_TRANSACTION_RETRIES = 3;
+/** The first retry pauses up to this long; each further one up to twice as long as the last. */
+const RETRY_BACKOFF_MS = 10;
+
+/**
+ * Raised by `Database.transaction` when its work still failed with a deadlock or serialization
+ * failure after every retry. Nothing of it committed; the caller may try again later.
+ */
+export class TransientDatabaseError extends Error {
+  constructor(
+    readonly sqlState: TransientSqlState,
+    /** Runs of the work, the last one included. */
+    readonly attempts: number,
+    options: { cause: unknown },
+  ) {
+    super(
+      `The transaction failed with SQLSTATE ${sqlState} (${sqlState === '40P01' ? 'deadlock' : 'serialization failure'}) ${attempts} times.`,
+      options,
+    );
+    this.name = 'TransientDatabaseError';
+  }
 }
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
@@ -67,9 +116,13 @@ const MIGRATION_LOCK = 7_401_275_030; // pg_advisory_lock key reserved for migra
 
 /** Opens the configured storage engine and applies migrations. */
 export async function createDatabase(options: DatabaseOptions = {}): Promise<Database> {
+  const retries = options.transactionRetries ?? DEFAULT_TRANSACTION_RETRIES;
+  if (!Number.isSafeInteger(retries) || retries < 0)
+    throw new RangeError(`transactionRetries must be a non-negative integer, got ${retries}`);
+  const retry: RetryPolicy = { retries, onRetry: options.onTransactionRetry };
   const database = options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.maxConnections ?? 10)
-    : await openPglite(options);
+    ? openPostgres(options.databaseUrl, options.maxConnections ?? 10, retry)
+    : await openPglite(options, retry);
   if (options.migrate ?? true) await applyMigrations(database);
   return database;
 }
@@ -131,12 +184,53 @@ interface Driver {
   close(): Promise<void>;
 }
 
-function databaseOver(driver: Driver, internal: Internals): Database {
+interface RetryPolicy {
+  readonly retries: number;
+  readonly onRetry: ((retry: TransactionRetry) => void) | undefined;
+}
+
+/** The SQLSTATE of a deadlock or serialization failure anywhere in the error's cause chain (drizzle wraps the driver's). */
+function transientSqlStateOf(error: unknown): TransientSqlState | undefined {
+  let current: unknown = error;
+  while (current && typeof current === 'object') {
+    const code = (current as { code?: unknown }).code;
+    if (TRANSIENT_SQL_STATES.includes(code as TransientSqlState)) return code as TransientSqlState;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * The transaction runner: runs `work` in a transaction, and again after a deadlock or
+ * serialization failure (PostgreSQL rolled it back whole, so nothing of the failed run stays), at
+ * most `retries` times. The pauses are random ("full jitter"), so the transactions that collided
+ * do not meet again in step.
+ */
+async function runTransaction<T>(
+  db: Driver['db'],
+  policy: RetryPolicy,
+  work: (tx: Executor) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(work);
+    } catch (error) {
+      const sqlState = transientSqlStateOf(error);
+      if (sqlState === undefined) throw error;
+      if (attempt > policy.retries) throw new TransientDatabaseError(sqlState, attempt, { cause: error });
+      const delayMs = Math.random() * RETRY_BACKOFF_MS * 2 ** (attempt - 1);
+      policy.onRetry?.({ sqlState, attempt, delayMs });
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
+}
+
+function databaseOver(driver: Driver, internal: Internals, retry: RetryPolicy): Database {
   const { db } = driver;
   const database: Database = {
     kind: driver.kind,
     db,
-    transaction: (work) => db.transaction(work),
+    transaction: (work) => runTransaction(db, retry, work),
     listen: (channel, onNotify) => driver.listen(channel, onNotify),
     rows: async (statement) => normaliseRows(await db.execute(statement)),
     ping: async () => {
@@ -148,7 +242,7 @@ function databaseOver(driver: Driver, internal: Internals): Database {
   return database;
 }
 
-function openPostgres(url: string, max: number): Database {
+function openPostgres(url: string, max: number, retry: RetryPolicy): Database {
   const client = postgres(url, { max, onnotice: () => {}, prepare: true });
   return databaseOver(
     {
@@ -161,6 +255,7 @@ function openPostgres(url: string, max: number): Database {
       close: () => client.end({ timeout: 5 }),
     },
     { kind: 'postgres', client, url },
+    retry,
   );
 }
 
@@ -200,7 +295,7 @@ function preparingEvery(client: postgres.Sql): postgres.Sql {
   });
 }
 
-async function openPglite(options: DatabaseOptions): Promise<Database> {
+async function openPglite(options: DatabaseOptions, retry: RetryPolicy): Promise<Database> {
   const dataDir = options.loadDataDir ? undefined : resolve(options.dataDir ?? '.data');
   const releaseLock = dataDir ? lockDataDirectory(dataDir) : () => {};
   let client: PGlite;
@@ -229,6 +324,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
       },
     },
     { kind: 'pglite', client },
+    retry,
   );
 }
 

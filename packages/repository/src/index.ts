@@ -12,6 +12,9 @@ export {
   migrationsFolder,
   readOnlyTransaction,
   type StorageKind,
+  type TransactionRetry,
+  TransientDatabaseError,
+  type TransientSqlState,
 } from './database.ts';
 export {
   type BasisArea,
@@ -164,10 +167,12 @@ export {
 export {
   type ClaimedJob,
   claimDueJobs,
+  countUnresolvedFlowJobs,
   deleteUnsettledReceipts,
   FLOW_JOB_STATUSES,
   FLOW_JOBS_CHANNEL,
   type FlowActorJson,
+  type FlowJobQuery,
   type FlowJobRow,
   type FlowJobStatus,
   type FlowTraceJson,
@@ -177,6 +182,7 @@ export {
   insertPendingReceipts,
   type JobChange,
   type LeasedJobChange,
+  listFlowJobs,
   listFlowsTriggeredBy,
   listOpenJobsNaming,
   listRecentFlowJobs,
@@ -269,3 +275,5 @@ export {
   type TokenPage,
   touchToken,
 } from './queries/tokens.ts';
+/** The Drizzle tables themselves, for checks that read column types (the service's input bounds). */
+export * as tables from './schema.ts';

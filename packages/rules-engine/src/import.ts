@@ -1,8 +1,9 @@
 import { findCondition } from './catalog/catalog.ts';
+import type { ConditionDefinition } from './catalog/model.ts';
 import { attempt, RuleError } from './errors.ts';
 import type { RuleResult } from './result.ts';
 import type { ConditionTree } from './tree.ts';
-import { isPlainObject, pointerSegment, TREE_LIMITS } from './validate.ts';
+import { clip, echo, isPlainObject, pointerSegment, TREE_LIMITS } from './validate.ts';
 
 /**
  * Reading condition trees in the reference's exchange forms (rule-payload-format.md §2) and our
@@ -14,7 +15,8 @@ import { isPlainObject, pointerSegment, TREE_LIMITS } from './validate.ts';
  * - serialized rules (`Rule::jsonSerialize`): `{_name, ...properties}`, a container's children
  *   under `rules`, a filtering condition's (`filter`) or wrapper's (`container`) under a nested
  *   serialized container;
- * - the native tree `{type, value?, children?}` / `{type: 'ruleReference', ruleId}`.
+ * - the native tree `{type, value?, children?}` / `{type: 'ruleReference', ruleId}`; a node may
+ *   hold its children under `rules` instead, as the catalog and the serialized form name them.
  *
  * The normal form: siblings in `position` order (stable; a missing position sorts first, as SQL
  * NULLs do in the reference's ascending `ORDER BY position`), row ids, `parentId`, `position` and
@@ -25,8 +27,12 @@ import { isPlainObject, pointerSegment, TREE_LIMITS } from './validate.ts';
  *
  * Import refuses what cannot form a tree (RULE_INVALID_TREE: a non-object node, a `parentId`
  * naming no row, a parent cycle, a duplicate id, a tree beyond `TREE_LIMITS`) and unknown
- * condition types (RULE_UNKNOWN_CONDITION), with the JSON pointer into the source. Disabled
- * conditions are known and import; `validateCondition` flags them, and their values, before saving.
+ * condition types (RULE_UNKNOWN_CONDITION), with the JSON pointer into the source. Children are
+ * never dropped: a node with children under both `children` and `rules`, a reference with
+ * children, or a filtering condition's children under its catalog name (`filter`, `container`)
+ * outside the serialized form is refused. Messages quote at most 100 characters of a given string.
+ * Disabled conditions are known and import; `validateCondition` flags them, and their values,
+ * before saving.
  */
 export function importCondition(source: unknown): RuleResult<ConditionTree> {
   return attempt((): ConditionTree => {
@@ -58,17 +64,11 @@ export function normalizeCondition(tree: ConditionTree): RuleResult<ConditionTre
       throw invalid(`${pointer}/type`, 'A condition node names its condition in `type`.');
     }
     if (type === 'ruleReference') {
-      checkReference(node, pointer, 'children');
+      checkReference(node, pointer);
       return { type, ruleId: node.ruleId as string };
     }
     const value = cleanValue(node.value, `${pointer}/value`);
-    const list = node.children;
-    if (list !== undefined && list !== null && !Array.isArray(list)) {
-      throw invalid(`${pointer}/children`, '`children` is a list of condition nodes.');
-    }
-    const children = (list ?? []).map((child: unknown, index: number) =>
-      walk(child, `${pointer}/children/${index}`, depth + 1),
-    );
+    const children = nativeChildren(node, pointer).map(([child, at]) => walk(child, at, depth + 1));
     return shape(type, value, children);
   };
   return attempt(() => walk(tree, '', 1));
@@ -111,22 +111,69 @@ function cleanValue(value: unknown, pointer: string): Record<string, unknown> | 
 }
 
 /** A reference names a rule and carries nothing else the tree could lose. */
-function checkReference(node: Record<string, unknown>, pointer: string, childrenKey: string): void {
+function checkReference(node: Record<string, unknown>, pointer: string): void {
   if (typeof node.ruleId !== 'string' || node.ruleId === '') {
     throw invalid(`${pointer}/ruleId`, 'A rule reference names a saved rule in `ruleId`.');
   }
   if (cleanValue(node.value, `${pointer}/value`) !== undefined) {
     throw invalid(`${pointer}/value`, 'A rule reference has no value.');
   }
-  const children = node[childrenKey];
-  if (children !== undefined && children !== null && !(Array.isArray(children) && children.length === 0)) {
-    throw invalid(`${pointer}/${childrenKey}`, 'A rule reference has no children.');
+  for (const key of CHILD_KEYS) {
+    if (holdsChildren(node[key])) throw invalid(`${pointer}/${key}`, 'A rule reference has no children.');
   }
 }
 
+/** Where a node may hold its children: the native key, and the catalog's and serialized form's. */
+const CHILD_KEYS = ['children', 'rules'] as const;
+
+/** Whether a child list is given: an empty list or null holds none (anything else is judged). */
+function holdsChildren(list: unknown): boolean {
+  return list !== undefined && list !== null && !(Array.isArray(list) && list.length === 0);
+}
+
+/**
+ * A native node's children with their pointers: under `children`, or under `rules` (the catalog
+ * calls a container's children so), never under both.
+ */
+function nativeChildren(node: Record<string, unknown>, pointer: string): [unknown, string][] {
+  if (CHILD_KEYS.every((key) => holdsChildren(node[key]))) {
+    throw invalid(
+      `${pointer}/rules`,
+      'A condition node holds its children under `children` or under `rules`, not both.',
+    );
+  }
+  const key = holdsChildren(node.rules) ? 'rules' : 'children';
+  const list = node[key];
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list)) throw invalid(`${pointer}/${key}`, `\`${key}\` is a list of condition nodes.`);
+  return list.map((child, index) => [child, `${pointer}/${key}/${index}`]);
+}
+
+/**
+ * The filtering conditions' child slots other than `rules` (`filter`, `container`) are members of
+ * the serialized form only; a native node names its children `children`, so one given there would
+ * be lost.
+ */
+function checkChildSlots(node: Record<string, unknown>, definition: ConditionDefinition, pointer: string) {
+  for (const param of definition.params) {
+    if (param.type !== 'rules' || param.name === 'rules' || !holdsChildren(node[param.name])) continue;
+    throw invalid(
+      `${pointer}/${pointerSegment(param.name)}`,
+      `${definition.name} holds its ${param.name} conditions in \`children\` (\`${param.name}\` is their name only in the serialized form with \`_name\`).`,
+    );
+  }
+}
+
+/** A cycle of ids as a message shows it: `"a" → "b" → "a"`, at most 10 of them quoted. */
+function cycleText(ids: readonly string[]): string {
+  const shown = ids.length <= 10 ? [...ids, ids[0]!] : ids.slice(0, 10);
+  const text = shown.map(echo).join(' → ');
+  return ids.length <= 10 ? text : `${text} → … (${ids.length} conditions)`;
+}
+
 function unknownCondition(type: string, pointer: string): RuleError {
-  return new RuleError('RULE_UNKNOWN_CONDITION', `Unknown condition type ${JSON.stringify(type)}.`, pointer, {
-    type,
+  return new RuleError('RULE_UNKNOWN_CONDITION', `Unknown condition type ${echo(type)}.`, pointer, {
+    type: clip(type),
   });
 }
 
@@ -210,8 +257,8 @@ class Reader {
     if (enclosing !== null && parentId !== null && parentId !== enclosing.id) {
       throw invalid(
         `${pointer}/parentId`,
-        `The nested node's parentId ${JSON.stringify(parentId)} does not name the node it is nested in.`,
-        { parentId },
+        `The nested node's parentId ${echo(parentId)} does not name the node it is nested in.`,
+        { parentId: clip(parentId) },
       );
     }
     const common = {
@@ -225,28 +272,24 @@ class Reader {
     };
     if (id !== null) {
       if (this.byId.has(id)) {
-        throw invalid(`${pointer}/id`, `The id ${JSON.stringify(id)} is used by more than one condition.`, {
-          id,
+        throw invalid(`${pointer}/id`, `The id ${echo(id)} is used by more than one condition.`, {
+          id: clip(id),
         });
       }
     }
-    let entry: Entry;
     if (type === 'ruleReference') {
-      checkReference(item, pointer, 'children');
-      entry = { ...common, type, ruleId: item.ruleId as string };
-    } else {
-      if (findCondition(type) === undefined) throw unknownCondition(type, `${pointer}/type`);
-      entry = { ...common, type, value: cleanValue(item.value, `${pointer}/value`) };
+      checkReference(item, pointer);
+      const entry: Entry = { ...common, type, ruleId: item.ruleId as string };
+      if (id !== null) this.byId.set(id, entry);
+      return entry;
     }
+    const definition = findCondition(type);
+    if (definition === undefined) throw unknownCondition(type, `${pointer}/type`);
+    checkChildSlots(item, definition, pointer);
+    const entry: Entry = { ...common, type, value: cleanValue(item.value, `${pointer}/value`) };
     if (id !== null) this.byId.set(id, entry);
-    const { children } = item;
-    if (type !== 'ruleReference' && children !== undefined && children !== null) {
-      if (!Array.isArray(children)) {
-        throw invalid(`${pointer}/children`, '`children` is a list of condition nodes.');
-      }
-      children.forEach((child, index) => {
-        entry.children.push(this.collect(child, `${pointer}/children/${index}`, depth + 1, entry));
-      });
+    for (const [child, at] of nativeChildren(item, pointer)) {
+      entry.children.push(this.collect(child, at, depth + 1, entry));
     }
     return entry;
   }
@@ -277,7 +320,7 @@ class Reader {
       children: [] as Entry[],
     };
     if (type === 'ruleReference') {
-      checkReference(item, pointer, 'rules');
+      checkReference(item, pointer);
       return { ...common, type, ruleId: item.ruleId as string };
     }
     const definition = findCondition(type);
@@ -322,8 +365,8 @@ class Reader {
       if (parent === undefined) {
         throw invalid(
           `${entry.pointer}/parentId`,
-          `The parentId ${JSON.stringify(entry.parentId)} names no condition.`,
-          { parentId: entry.parentId },
+          `The parentId ${echo(entry.parentId)} names no condition.`,
+          { parentId: clip(entry.parentId) },
         );
       }
       parent.children.push(entry);
@@ -352,11 +395,9 @@ class Reader {
     const first = cycle.filter((entry) => entry.parentId !== null).sort((a, b) => a.order - b.order)[0]!;
     // Each one's parent (by parentId or by nesting) is the next.
     const ids = cycle.map((entry) => entry.id).filter((id) => id !== null);
-    throw invalid(
-      `${first.pointer}/parentId`,
-      `The conditions' parentIds form a cycle: ${[...ids, ids[0]].map((id) => JSON.stringify(id)).join(' → ')}.`,
-      { ids },
-    );
+    throw invalid(`${first.pointer}/parentId`, `The conditions' parentIds form a cycle: ${cycleText(ids)}.`, {
+      ids: ids.map(clip),
+    });
   }
 
   build(entry: Entry, depth: number, counter = { nodes: 0 }): ConditionTree {

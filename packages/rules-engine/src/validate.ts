@@ -25,6 +25,25 @@ export function pointerSegment(key: string | number): string {
   return String(key).replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
+/** How many characters of a caller's string a message repeats. */
+const ECHO_LIMIT = 100;
+
+/**
+ * A caller's string as a message quotes it: JSON-quoted, cut to its first `ECHO_LIMIT` characters
+ * and "…", so a huge input never comes back whole (pointers still name it exactly).
+ */
+export function echo(text: string): string {
+  return JSON.stringify(clip(text));
+}
+
+/** `text` cut to its first `ECHO_LIMIT` characters and "…" (never inside a surrogate pair). */
+export function clip(text: string): string {
+  if (text.length <= ECHO_LIMIT) return text;
+  const code = text.charCodeAt(ECHO_LIMIT - 1);
+  const end = code >= 0xd800 && code <= 0xdbff ? ECHO_LIMIT - 1 : ECHO_LIMIT;
+  return `${text.slice(0, end)}…`;
+}
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -94,7 +113,7 @@ function checkNode(node: unknown, pointer: string, issues: RuleIssue[]): ChildAt
   if (type === 'ruleReference') {
     for (const key of Object.keys(node)) {
       if (key !== 'type' && key !== 'ruleId') {
-        treeIssue(`${pointer}/${pointerSegment(key)}`, `A rule reference has no ${key}.`);
+        treeIssue(`${pointer}/${pointerSegment(key)}`, `A rule reference has no ${clip(key)}.`);
       }
     }
     if (typeof node.ruleId !== 'string' || node.ruleId === '') {
@@ -103,8 +122,11 @@ function checkNode(node: unknown, pointer: string, issues: RuleIssue[]): ChildAt
     return [];
   }
   for (const key of Object.keys(node)) {
-    if (!NODE_KEYS.has(key)) {
-      treeIssue(`${pointer}/${pointerSegment(key)}`, `A condition node has no ${key}.`);
+    if (key === 'rules') {
+      // The catalog's name for a container's children; importCondition reads it, a saved tree does not.
+      treeIssue(`${pointer}/rules`, 'A condition node holds its children under `children`, not `rules`.');
+    } else if (!NODE_KEYS.has(key)) {
+      treeIssue(`${pointer}/${pointerSegment(key)}`, `A condition node has no ${clip(key)}.`);
     }
   }
   const children = childrenOf(node, pointer, treeIssue);
@@ -113,7 +135,7 @@ function checkNode(node: unknown, pointer: string, issues: RuleIssue[]): ChildAt
     issues.push({
       pointer: `${pointer}/type`,
       code: 'RULE_UNKNOWN_CONDITION',
-      message: `Unknown condition type ${JSON.stringify(type)}.`,
+      message: `Unknown condition type ${echo(type)}.`,
     });
     return children;
   }
@@ -204,6 +226,12 @@ function valueIssues(
   return result.issues.map(describe);
 }
 
+/** valibot's `received` (`"text"` for a string) cut as `clip` cuts, its quotes kept. */
+function clipReceived(received: string): string {
+  const quoted = received.length >= 2 && received.startsWith('"') && received.endsWith('"');
+  return quoted ? `"${clip(received.slice(1, -1))}"` : clip(received);
+}
+
 function isOperatorIssue(issue: Issue): boolean {
   return issue.path?.[0]?.key === 'operator';
 }
@@ -213,10 +241,11 @@ function describe(issue: Issue): { path: string; message: string } {
   const path = keys.map((key) => `/${key}`).join('');
   const name = issue.path?.[issue.path.length - 1]?.key;
   if (issue.type === 'strict_object' && issue.expected === 'never' && name !== undefined) {
-    return { path, message: `The property ${String(name)} is not allowed.` };
+    return { path, message: `The property ${clip(String(name))} is not allowed.` };
   }
   if (issue.input === undefined && name !== undefined && issue.path?.length === 1) {
-    return { path, message: `The property ${String(name)} is required.` };
+    return { path, message: `The property ${clip(String(name))} is required.` };
   }
-  return { path, message: issue.message };
+  // valibot quotes the received value whole; a message repeats only its start.
+  return { path, message: issue.message.replace(issue.received, () => clipReceived(issue.received)) };
 }

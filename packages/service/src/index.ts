@@ -6,7 +6,7 @@ export { checkout, type OrderPlacedPayload } from './checkout/checkout.ts';
 export { openStoreContext, resolveStoreContext, revokeCustomerContexts } from './customers/contexts.ts';
 export { createDocument, type DocumentType } from './documents/create.ts';
 export { setDownloadAccess } from './downloads/access.ts';
-export { type ExecutorOptions, runDueJobs } from './flows/executor.ts';
+export { type ExecutorOptions, runDueJobs, type UncertainJob } from './flows/executor.ts';
 export { flowMatchingProjection } from './flows/matching.ts';
 export type { ActionContext, ActionHandler, FlowActor, FlowSubject } from './flows/model.ts';
 export {
@@ -26,9 +26,11 @@ export {
   type EnvEntries,
   EnvironmentError,
   integerVariable,
+  listVariable,
   readEnvironment,
   storageEnvironment,
 } from './kernel/environment.ts';
+export { type DescribeErrorOptions, describeError } from './kernel/error-description.ts';
 export {
   type ErrorCode,
   errorStatus,

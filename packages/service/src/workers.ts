@@ -50,17 +50,19 @@ export const flowRunner: ServiceRunner = {
   role: 'app-worker',
   wake: FLOW_JOBS_CHANNEL,
   async round(services, options) {
+    // A job left uncertain needs a merchant's resolution: each one is a warning with its id.
+    const lines: WorkerLogLine[] = [];
     const ran = await runDueJobs(services, {
       owner: options.owner,
       leaseMs: options.leaseMs,
       batchSize: options.jobBatchSize,
       signal: options.signal,
       afterReceipt: options.afterReceipt,
+      onUncertain: (job) =>
+        lines.push({ level: 'warn', msg: 'flow job uncertain', owner: options.owner, ...job }),
     });
-    return {
-      busy: ran > 0,
-      lines: ran > 0 ? [{ level: 'info', msg: 'flow jobs ran', owner: options.owner, jobs: ran }] : [],
-    };
+    if (ran > 0) lines.push({ level: 'info', msg: 'flow jobs ran', owner: options.owner, jobs: ran });
+    return { busy: ran > 0, lines };
   },
 };
 

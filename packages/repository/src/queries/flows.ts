@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, executeRows } from '../database.ts';
 import { definitions, type FlowJobStatus, flowJobs } from '../schema.ts';
@@ -204,18 +204,71 @@ function jobChanges(change: JobChange) {
   };
 }
 
-/** The latest jobs of a shop, newest first (the executions view). */
-export async function listRecentFlowJobs(
+/** Which jobs of a shop the executions view lists; every filter given must match. */
+export interface FlowJobQuery {
+  readonly limit: number;
+  /** The id of the last job of the previous page: the page starts with the next older job. */
+  readonly after?: string | undefined;
+  /** Any of these statuses (none or empty: every status). */
+  readonly statuses?: readonly FlowJobStatus[] | undefined;
+  readonly flowId?: string | undefined;
+  readonly eventName?: string | undefined;
+  /** Created at or after this time. */
+  readonly createdFrom?: Date | undefined;
+  /** Created before this time. */
+  readonly createdBefore?: Date | undefined;
+}
+
+/**
+ * A shop's jobs, newest first (created_at, then id, both descending), filtered; keyset paging
+ * from `after`, so pages neither skip nor repeat jobs while new ones are created.
+ */
+export async function listFlowJobs(
   tx: Executor,
   tenantId: string,
-  limit: number,
+  query: FlowJobQuery,
 ): Promise<FlowJobRow[]> {
+  const conditions: SQL[] = [eq(flowJobs.tenantId, tenantId)];
+  if (query.after !== undefined) {
+    // Older than the cursor job; an id that is no job of this shop answers an empty page.
+    const cursor = tx
+      .select({ createdAt: flowJobs.createdAt, id: flowJobs.id })
+      .from(flowJobs)
+      .where(and(eq(flowJobs.tenantId, tenantId), eq(flowJobs.id, query.after)));
+    conditions.push(sql`(${flowJobs.createdAt}, ${flowJobs.id}) < (${cursor})`);
+  }
+  if (query.statuses !== undefined && query.statuses.length > 0)
+    conditions.push(inArray(flowJobs.status, [...query.statuses]));
+  if (query.flowId !== undefined) conditions.push(eq(flowJobs.flowId, query.flowId));
+  if (query.eventName !== undefined) conditions.push(eq(flowJobs.eventName, query.eventName));
+  if (query.createdFrom !== undefined) conditions.push(gte(flowJobs.createdAt, query.createdFrom));
+  if (query.createdBefore !== undefined) conditions.push(lt(flowJobs.createdAt, query.createdBefore));
   return tx
     .select()
     .from(flowJobs)
-    .where(eq(flowJobs.tenantId, tenantId))
+    .where(and(...conditions))
     .orderBy(desc(flowJobs.createdAt), desc(flowJobs.id))
-    .limit(limit);
+    .limit(query.limit);
+}
+
+/** The latest jobs of a shop, newest first. */
+export function listRecentFlowJobs(tx: Executor, tenantId: string, limit: number): Promise<FlowJobRow[]> {
+  return listFlowJobs(tx, tenantId, { limit });
+}
+
+/** How many of a shop's jobs wait for a merchant's resolution: `uncertain` and `failed` ones. */
+export async function countUnresolvedFlowJobs(
+  tx: Executor,
+  tenantId: string,
+): Promise<{ uncertain: number; failed: number }> {
+  const [row] = await tx
+    .select({
+      uncertain: sql<number>`count(*) filter (where ${flowJobs.status} = 'uncertain')`.mapWith(Number),
+      failed: sql<number>`count(*) filter (where ${flowJobs.status} = 'failed')`.mapWith(Number),
+    })
+    .from(flowJobs)
+    .where(and(eq(flowJobs.tenantId, tenantId), inArray(flowJobs.status, ['uncertain', 'failed'])));
+  return { uncertain: row?.uncertain ?? 0, failed: row?.failed ?? 0 };
 }
 
 /** Jobs of a flow that have not ended (they block the flow's or a rule's deletion). */

@@ -162,7 +162,11 @@ export async function releaseOrderStock(
       ),
     )
     .returning();
-  for (const reservation of released) {
+  // Product rows in id order, as checkout locks them, so a cancel never deadlocks with a checkout.
+  const byProduct = [...released].sort((a, b) =>
+    a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0,
+  );
+  for (const reservation of byProduct) {
     await tx
       .update(products)
       .set({

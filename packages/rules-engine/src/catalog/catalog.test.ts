@@ -21,8 +21,8 @@ interface ReferenceCondition {
   testStub: boolean;
 }
 
-// The reference data lives beside the checkout, in the shared workspace.
-const REFERENCE = new URL('../../../../../shared/reference/shopware-6.7/', import.meta.url);
+// The reference data, copied into the package (test-data/shopware-6.7/README.md names its source).
+const REFERENCE = new URL('../../test-data/shopware-6.7/', import.meta.url);
 const reference: ReferenceCondition[] = JSON.parse(
   readFileSync(new URL('conditions.json', REFERENCE), 'utf8'),
 );

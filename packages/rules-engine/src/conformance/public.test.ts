@@ -2,11 +2,8 @@ import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { describeResult, runCases } from './run.ts';
 
-// The reference's public evaluation cases (shared/ sits beside the repository's checkout).
-const CASES = new URL(
-  '../../../../../shared/reference/shopware-6.7/rule-cases.public.jsonl',
-  import.meta.url,
-);
+// The reference's public evaluation cases, copied into the package (test-data/shopware-6.7/README.md).
+const CASES = new URL('../../test-data/shopware-6.7/rule-cases.public.jsonl', import.meta.url);
 const summary = runCases(readFileSync(CASES, 'utf8').split(/\r?\n/));
 
 it('decides at least 99% of the public reference cases as the reference', () => {

@@ -509,7 +509,8 @@ interface ReferenceCase {
   expected: boolean;
 }
 
-const REFERENCE = new URL('../../../../../shared/reference/shopware-6.7/', import.meta.url);
+// The reference data, copied into the package (test-data/shopware-6.7/README.md names its source).
+const REFERENCE = new URL('../../test-data/shopware-6.7/', import.meta.url);
 const referenceCases: ReferenceCase[] = readFileSync(new URL('rule-cases.public.jsonl', REFERENCE), 'utf8')
   .split('\n')
   .filter((line) => line.trim() !== '')

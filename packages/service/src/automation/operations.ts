@@ -26,13 +26,21 @@ import * as v from 'valibot';
 import { currentCartOf, factsOfCart } from '../carts/cart.ts';
 import { ChannelIdentity } from '../channels/settings.ts';
 import { resolveShopContext } from '../customers/contexts.ts';
-import { conditionsOf, parseFlowData, permissionsOfActions, ruleIdsOfFlow } from '../flows/definition.ts';
+import {
+  checkTrigger,
+  conditionsOf,
+  parseFlowData,
+  permissionsOfActions,
+  ruleIdsOfFlow,
+  TranslatedName,
+  TranslatedText,
+} from '../flows/definition.ts';
 import { actorOf, type Principal } from '../kernel/auth.ts';
 import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
 import { recordEvent } from '../kernel/events.ts';
 import { defineOperation, fieldErrors } from '../kernel/registry.ts';
 import { staleRevision } from '../kernel/revision-bound.ts';
-import { EmptyInput, iso, Revision, Timestamp, Translated, Uuid } from '../kernel/schemas.ts';
+import { EmptyInput, iso, Revision, Timestamp, Uuid } from '../kernel/schemas.ts';
 import { compileWithSavedRules, conditionOf, ruleFailure } from './rules.ts';
 
 const Definition = v.object({
@@ -114,12 +122,21 @@ const KIND = v.picklist(['rules', 'flows']);
 const KIND_OF = { rules: 'rule', flows: 'flow' } as const;
 const NOUN = { rules: 'rule', flows: 'flow' } as const;
 
+/**
+ * A priority: a 32-bit signed integer, as the reference's `rule.priority` column (`int`). Stored in
+ * the definition's JSON, so the bound is ours to keep: beyond it, ranks lose their meaning.
+ */
+const Priority = v.optional(
+  v.pipe(v.number(), v.integer(), v.minValue(-(2 ** 31)), v.maxValue(2 ** 31 - 1)),
+  0,
+);
+
 /** Campaign attributes: when a definition applies, how it ranks, whether it excludes others. */
 const Campaign = v.pipe(
   v.strictObject({
     start: v.optional(v.nullable(Timestamp), null),
     end: v.optional(v.nullable(Timestamp), null),
-    priority: v.optional(v.pipe(v.number(), v.integer()), 0),
+    priority: Priority,
     exclusive: v.optional(v.boolean(), false),
   }),
   v.check(
@@ -135,11 +152,11 @@ const ConditionInput = v.custom<ConditionTree>(
 
 const RuleData = v.strictObject({
   name: v.pipe(
-    Translated,
+    TranslatedName,
     v.check((name) => Object.keys(name).length > 0, 'give the rule a name'),
   ),
-  description: v.optional(Translated),
-  priority: v.optional(v.pipe(v.number(), v.integer()), 0),
+  description: v.optional(TranslatedText),
+  priority: Priority,
   condition: ConditionInput,
   campaign: v.optional(Campaign),
 });
@@ -244,6 +261,8 @@ function checkDefinition(
   if (kind === 'flows') {
     const flow = parseFlowData(input);
     if (!flow.ok) return flow;
+    const unknownTrigger = checkTrigger(flow.value.trigger);
+    if (unknownTrigger) return unknownTrigger;
     const missing = permissionsOfActions(flow.value).find(
       ({ permission }) => !principal.permissions.has(permission),
     );

@@ -1,4 +1,4 @@
-import { type PricedCart, priceCart, resolveTranslated } from '@cartwright/commerce';
+import { type CartPriceInput, type PricedCart, priceCart, resolveTranslated } from '@cartwright/commerce';
 import {
   type CartRow,
   type Executor,
@@ -28,7 +28,8 @@ export interface CartProblem {
     | 'SHIPPING_METHOD_UNAVAILABLE'
     | 'SHIPPING_PRICE_MISSING'
     | 'CURRENCY_UNAVAILABLE'
-    | 'DELIVERY_COUNTRY_UNAVAILABLE';
+    | 'DELIVERY_COUNTRY_UNAVAILABLE'
+    | 'AMOUNT_OUT_OF_RANGE';
   readonly detail: string;
 }
 
@@ -43,7 +44,10 @@ export interface CartLineInfo {
 }
 
 export interface CartPricing {
-  /** The priced cart (lines with problems left out), or null when the currency is unusable. */
+  /**
+   * The priced cart (lines with problems left out), or null when the currency is unusable or the
+   * total is too large to hold in minor units.
+   */
   readonly priced: PricedCart | null;
   readonly lines: readonly CartLineInfo[];
   readonly problems: readonly CartProblem[];
@@ -171,6 +175,15 @@ async function pricePass(
       });
       continue;
     }
+    if (!isSafePrice(price)) {
+      // Stored before prices were bounded (decision 0025): never a 500, a problem of this line.
+      problems.push({
+        lineId: line.id,
+        code: 'AMOUNT_OUT_OF_RANGE',
+        detail: 'The product’s price is too large to hold in minor units.',
+      });
+      continue;
+    }
     const rate = rateOf(product.taxClassId);
     if (rate === null) {
       problems.push({
@@ -225,35 +238,73 @@ async function pricePass(
       const price = method.prices.find((candidate) => candidate.currency === cart.currency);
       const ownRate = rateOf(method.taxClassId);
       const rate = ownRate ?? Math.max(0, ...priceable.map((line) => line.taxRate));
-      shipping = { price: price ? { gross: price.gross, net: price.net } : null, taxRate: rate };
+      if (price && !isSafePrice(price)) {
+        problems.push({
+          lineId: null,
+          code: 'AMOUNT_OUT_OF_RANGE',
+          detail: 'The shipping method’s price is too large to hold in minor units.',
+        });
+      } else {
+        shipping = { price: price ? { gross: price.gross, net: price.net } : null, taxRate: rate };
+      }
     }
   }
 
-  const priced = priceCart({
-    currency: { code: currency.code, precision: currency.precision },
-    priceMode: priceModeOf(group),
-    lines: priceable,
-    shipping,
-  });
-  if (!priced.ok) {
+  const priced = priceReporting(
+    {
+      currency: { code: currency.code, precision: currency.precision },
+      priceMode: priceModeOf(group),
+      lines: priceable,
+      shipping,
+    },
+    problems,
+  );
+  return { priced, lines, problems, products, taxRates, settings };
+}
+
+/** Both components are amounts `priceCart` takes (safe, non-negative integers). */
+function isSafePrice(price: { readonly gross: number; readonly net: number }): boolean {
+  return [price.gross, price.net].every((amount) => Number.isSafeInteger(amount) && amount >= 0);
+}
+
+/**
+ * `priceCart`, with the refusals a cart can earn turned into its problems (decision 0025): a line
+ * whose own total leaves the safe integers is left out (`AMOUNT_OUT_OF_RANGE` on that line); a
+ * shipping method without a price in the currency (`SHIPPING_PRICE_MISSING`) or a total too large
+ * (`AMOUNT_OUT_OF_RANGE`, no line) leaves shipping out; a total too large even then leaves the
+ * cart unpriced (null). Any other refusal is of input this service built, a bug: it throws.
+ */
+function priceReporting(input: CartPriceInput, problems: CartProblem[]): PricedCart | null {
+  let attempt = input;
+  let totalReported = false;
+  for (;;) {
+    const priced = priceCart(attempt);
+    if (priced.ok) return priced.value;
+    const { lineId } = priced;
+    if (priced.code === 'AMOUNT_OUT_OF_RANGE' && lineId !== undefined) {
+      problems.push({
+        lineId,
+        code: 'AMOUNT_OUT_OF_RANGE',
+        detail: 'The line total is too large to price; lower the quantity.',
+      });
+      attempt = { ...attempt, lines: attempt.lines.filter((line) => line.id !== lineId) };
+      continue;
+    }
     if (priced.code === 'SHIPPING_PRICE_MISSING') {
       problems.push({ lineId: null, code: 'SHIPPING_PRICE_MISSING', detail: priced.detail });
-      const withoutShipping = priceCart({
-        currency: { code: currency.code, precision: currency.precision },
-        priceMode: priceModeOf(group),
-        lines: priceable,
-        shipping: null,
-      });
-      return {
-        priced: withoutShipping.ok ? withoutShipping.value : null,
-        lines,
-        problems,
-        products,
-        taxRates,
-        settings,
-      };
+    } else if (priced.code === 'AMOUNT_OUT_OF_RANGE') {
+      if (!totalReported) {
+        problems.push({
+          lineId: null,
+          code: 'AMOUNT_OUT_OF_RANGE',
+          detail: 'The cart total is too large to price; remove lines or lower quantities.',
+        });
+      }
+      totalReported = true;
+    } else {
+      throw new Error(`cart pricing failed: ${priced.code} ${priced.detail}`);
     }
-    throw new Error(`cart pricing failed: ${priced.code} ${priced.detail}`);
+    if (attempt.shipping === null) return null;
+    attempt = { ...attempt, shipping: null };
   }
-  return { priced: priced.value, lines, problems, products, taxRates, settings };
 }

@@ -23,7 +23,7 @@ import { type Failure, type FieldError, fail, ok } from '../kernel/errors.ts';
 import { recordEvent } from '../kernel/events.ts';
 import { type AnyOperation, defineOperation } from '../kernel/registry.ts';
 import { staleRevision } from '../kernel/revision-bound.ts';
-import { Amount, CurrencyCode, Limit, Revision, TranslationsOf, Uuid } from '../kernel/schemas.ts';
+import { Amount, Count, CurrencyCode, Limit, Revision, TranslationsOf, Uuid } from '../kernel/schemas.ts';
 import { currenciesExist } from '../settings/currencies.ts';
 import { categoryOperations } from './categories.operations.ts';
 import {
@@ -43,8 +43,6 @@ import { missingMainLanguageName } from './translations.ts';
 // one of its fields resets it to the default below.
 
 const Sku = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100));
-/** A non-negative count that fits the integer columns (stock, grams, millimetres). */
-const Count = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2_147_483_647));
 const Key = v.pipe(v.string(), v.minLength(1), v.maxLength(100));
 const Label = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
 
@@ -80,6 +78,7 @@ function isCalendarDate(date: string): boolean {
 
 const ReleaseDate = v.pipe(
   v.string(),
+  v.maxLength(10, 'expected a date such as 2025-03-01'),
   v.isoDate('expected a date such as 2025-03-01'),
   v.check(isCalendarDate, 'no such calendar date'),
 );

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { resolveStoreContext } from '../customers/contexts.ts';
 import { fail, ok } from '../kernel/errors.ts';
 import { defineStoreOperation, type StoreOperationContext } from '../kernel/registry.ts';
-import { LanguageCode, Limit, Uuid } from '../kernel/schemas.ts';
+import { CurrencyCode, LanguageCode, Limit, Uuid } from '../kernel/schemas.ts';
 import { effectiveProduct, findProductOnSale } from './product-view.ts';
 
 // The PUBLIC serialisation of products. It is built field by field from an allow-list, never by
@@ -95,7 +95,7 @@ export function storeProductView(
 
 const Locale = {
   language: v.optional(LanguageCode),
-  currency: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/))),
+  currency: v.optional(CurrencyCode),
 };
 
 /** The language and currency a storefront request reads in: asked for, else the context's, else the shop's. */

@@ -19,6 +19,7 @@ import {
   validateOverrides,
 } from '@cartwright/settings-inheritance';
 import * as v from 'valibot';
+import { TranslatedName } from '../flows/definition.ts';
 import { actorOf, issueChannelKey } from '../kernel/auth.ts';
 import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
 import { recordEvent } from '../kernel/events.ts';
@@ -27,10 +28,10 @@ import {
   Amount,
   CurrencyCode,
   iso,
+  LANGUAGES,
   LanguageCode,
   Revision,
   Timestamp,
-  Translated,
   Uuid,
 } from '../kernel/schemas.ts';
 import type { Services } from '../kernel/services.ts';
@@ -62,7 +63,7 @@ const Domain = v.strictObject({
 
 /** The channel's own fields. The main channel's languages are the shop's: it sets none. */
 const ChannelFields = v.strictObject({
-  name: Translated,
+  name: TranslatedName,
   mode: v.picklist(['storefront', 'headless']),
   paused: v.boolean(),
   private: v.boolean(),
@@ -221,9 +222,35 @@ export const readChannel = defineOperation({
     const tx = services.database.db;
     const row = await findChannel(tx, tenantId, input.channelId);
     if (!row) return fail('NOT_FOUND', `No channel ${input.channelId} exists in this shop.`);
-    return ok(await view(tx, tenantId, row, await channelSettings(tx, tenantId, row), input.language));
+    const settings = await channelSettings(tx, tenantId, row);
+    const unknown = checkContentLanguage(settings.effective, input.language, 'read');
+    if (unknown) return unknown;
+    return ok(await view(tx, tenantId, row, settings, input.language));
   },
 });
+
+/**
+ * Refuses a content language the shop has not set up in its shared basis (`settings` holds its
+ * `languages`, by code): writing in it would store texts nobody can select. A read may also name
+ * a language the platform speaks (`LANGUAGES`, or a regional form of one): it falls back to the
+ * main language field by field; any other code (`xx`) is refused.
+ */
+function checkContentLanguage(
+  settings: JsonObject,
+  language: string | undefined,
+  purpose: 'read' | 'write',
+): Failure | null {
+  if (language === undefined) return null;
+  const languages = (settings.languages ?? {}) as Record<string, unknown>;
+  if (Object.hasOwn(languages, language)) return null;
+  const base = language.split('-')[0] as (typeof LANGUAGES)[number];
+  if (purpose === 'read' && LANGUAGES.includes(base)) return null;
+  return fail('VALIDATION_FAILED', `The shop has not set up the language ${language}.`, {
+    errors: [
+      { pointer: '/language', message: `expected one of ${Object.keys(languages).sort().join(', ')}` },
+    ],
+  });
+}
 
 /** A method's texts as a form in one content language writes them. */
 const ContentTexts = v.strictObject({ name: v.optional(Text), description: v.optional(Text) });
@@ -426,9 +453,11 @@ async function save(
       errors: [{ pointer: '/channel/languages', message: 'required' }],
     });
   }
+  const basis = await settingsBasis(tx, tenantId);
+  const unknown = checkContentLanguage(basis, input.language, 'write');
+  if (unknown) return unknown;
   const written = withContentLanguage(input.overrides as JsonObject, input.language);
   if (!written.ok) return written;
-  const basis = await settingsBasis(tx, tenantId);
   const checked = checkOverrides(basis, written.value, input.channel, input.channel.languages ?? []);
   if (!checked.ok) return checked;
   const data = { ...input.channel, overrides: checked.value.overrides };

@@ -24,7 +24,8 @@ export type { OrderPlacedPayload };
  * (all or nothing, products in id order), takes the next gapless order number, stores the order
  * with snapshots of lines, prices, taxes, addresses, methods and settings, marks the cart ordered
  * and appends `order.placed`. With an idempotency key a retry answers the same order; the key
- * reused for another cart is refused.
+ * reused for another cart is refused. A deadlock that persists through the transaction runner's
+ * retries answers `BUSY` (nothing was placed), never an exception.
  */
 export async function checkout(
   services: Services,

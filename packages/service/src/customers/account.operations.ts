@@ -10,6 +10,7 @@ import {
   type StoreContextRow,
 } from '@cartwright/repository';
 import * as v from 'valibot';
+import { prepareCartForCustomer } from '../carts/cart.ts';
 import type { Storefront } from '../kernel/auth.ts';
 import { type Failure, fail, ok } from '../kernel/errors.ts';
 import type { Actor } from '../kernel/events.ts';
@@ -99,7 +100,9 @@ export const getStoreContext = defineStoreOperation({
 
 /**
  * Logs a customer in on this storefront: a new context (token rotation), the visitor's open cart
- * carried over from an anonymous (or the same customer's) previous context, which is revoked.
+ * carried over from an anonymous (or the same customer's) previous context, which is revoked, and
+ * prepared for checkout (the customer's default addresses, the channel's first methods) where it
+ * has none of its own.
  */
 async function signIn(
   tx: Executor,
@@ -124,6 +127,7 @@ async function signIn(
     }
     await revokeStoreContext(tx, storefront.tenantId, previous.id, at);
   }
+  await prepareCartForCustomer(tx, services, storefront.tenantId, opened.context.id, customer.id);
   await recordCustomerLogin(tx, storefront.tenantId, customer.id, at);
   return opened.token;
 }

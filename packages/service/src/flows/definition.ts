@@ -1,17 +1,42 @@
+import { MachineName, STATE_MACHINES, transitionEvent } from '@cartwright/commerce';
 import { type FlowIssue, type FlowPipeline, ruleIdsOf, validatePipeline } from '@cartwright/flow-graph';
 import { ACTIONS, type ConditionTree, validateCondition } from '@cartwright/rules-engine';
 import * as v from 'valibot';
 import { type ErrorCode, type Failure, fail, type Result } from '../kernel/errors.ts';
 import type { Permission } from '../kernel/permissions.ts';
 import { fieldErrors } from '../kernel/registry.ts';
-import { LanguageCode, Translated } from '../kernel/schemas.ts';
+import { LanguageCode } from '../kernel/schemas.ts';
 
-/** Event names a flow can start from: `order.placed`, `order_payment.paid`, `app.<app>.<action>`. */
-const Trigger = v.pipe(
-  v.string(),
-  v.regex(/^[a-z][a-z0-9_]*(\.[a-z0-9_-]+)+$/, 'expected an event name such as order.placed'),
-  v.maxLength(200),
-);
+/** The longest name of a definition or channel per language (the reference's rule name column). */
+export const NAME_MAX = 255;
+/** The longest description or instruction per language (as other translated long texts). */
+export const TEXT_MAX = 10_000;
+
+/** A translated name: at most `NAME_MAX` characters per language. */
+export const TranslatedName = v.record(LanguageCode, v.pipe(v.string(), v.maxLength(NAME_MAX)));
+/** A translated description or instruction: at most `TEXT_MAX` characters per language. */
+export const TranslatedText = v.record(LanguageCode, v.pipe(v.string(), v.maxLength(TEXT_MAX)));
+
+/**
+ * The events a flow can start from (spec, "Events"): order placement, payment capture, and every
+ * state the order, payment and delivery machines can enter (`order.cancelled`,
+ * `order_payment.paid`, `order_delivery.shipped`, the events `transitionOrder` records). Other
+ * recorded events (audit and settings events, order edits and notes, which flows themselves
+ * write) start no flow; app events (`app.<app>.<action>`) join once apps can declare them.
+ */
+export const FLOW_TRIGGERS: readonly string[] = [
+  'order.placed',
+  'payment.captured',
+  ...MachineName.options.flatMap((machine) =>
+    [...new Set(STATE_MACHINES[machine].transitions.map((transition) => transition.to))].map((to) =>
+      transitionEvent(machine, to),
+    ),
+  ),
+];
+const TRIGGERS: ReadonlySet<string> = new Set(FLOW_TRIGGERS);
+
+/** An event name a flow names as its trigger; which ones start flows is `checkTrigger`'s to say. */
+const Trigger = v.pipe(v.string(), v.maxLength(200));
 
 const ConditionInput = v.custom<ConditionTree>(
   (value) => value !== null && typeof value === 'object' && !Array.isArray(value),
@@ -21,10 +46,10 @@ const ConditionInput = v.custom<ConditionTree>(
 /** A flow's `data`: translated name and instruction, locale, trigger, top-level condition, graph. */
 const FlowDataSchema = v.strictObject({
   name: v.pipe(
-    Translated,
+    TranslatedName,
     v.check((name) => Object.keys(name).length > 0, 'give the flow a name'),
   ),
-  instruction: v.optional(Translated, {}),
+  instruction: v.optional(TranslatedText, {}),
   locale: v.optional(LanguageCode, 'en'),
   trigger: Trigger,
   condition: v.optional(v.nullable(ConditionInput), null),
@@ -80,6 +105,19 @@ export function parseFlowData(input: unknown, prefix = '/data'): Result<FlowData
     }
   }
   return { ok: true, value: { ...parsed.output, pipeline: graph.pipeline } };
+}
+
+/**
+ * Refuses a trigger no event carries (a flow on it would never start). Checked when a flow is
+ * saved, not when a stored one is read: a flow saved before keeps the trigger it was saved with.
+ */
+export function checkTrigger(trigger: string, pointer = '/data/trigger'): Failure | null {
+  if (TRIGGERS.has(trigger)) return null;
+  // The schema bounds a trigger to 200 characters, so the message may quote it whole.
+  return fail('VALIDATION_FAILED', `No event starts a flow on ${JSON.stringify(trigger)}.`, {
+    errors: [{ pointer, message: `expected one of ${FLOW_TRIGGERS.join(', ')}` }],
+    extensions: { triggers: FLOW_TRIGGERS },
+  });
 }
 
 /** Every condition the flow evaluates (its own and its condition nodes'), as one tree to compile. */

@@ -56,6 +56,16 @@ export interface ExecutorOptions {
   readonly signal?: AbortSignal | undefined;
   /** Test seam: runs after a step's pending receipt commits, before the action runs. */
   readonly afterReceipt?: ((key: string) => Promise<void>) | undefined;
+  /** Told of each job this run made `uncertain`, once that is committed (the worker logs it). */
+  readonly onUncertain?: ((job: UncertainJob) => void) | undefined;
+}
+
+/** A job left `uncertain`: a worker was lost inside the action at `nodeId`, whose effect is unknown. */
+export interface UncertainJob {
+  readonly tenantId: string;
+  readonly jobId: string;
+  readonly flowId: string;
+  readonly nodeId: string | null;
 }
 
 type ActionNode = Extract<FlowNode, { kind: 'action' }>;
@@ -86,6 +96,7 @@ export async function runDueJobs(services: Services, options: ExecutorOptions): 
   let firstError: unknown = null;
   while (steps.length > 0) {
     const moved = await moveSteps(services, steps, options);
+    for (const job of moved.uncertain) options.onUncertain?.(job);
     firstError ??= moved.error;
     for (const step of moved.next) await options.afterReceipt?.(stepKey(step.job.id, step.ready!.id));
     steps = moved.next;
@@ -114,30 +125,38 @@ class RefusedAction extends Error {
   }
 }
 
-/**
- * Moves the steps in one transaction. Answers the next steps (actions whose pending receipts this
- * transaction committed) and the error that stopped a job, if any.
- */
+/** What the transactions of one move committed, and the error that stopped a job, if any. */
+interface Moved {
+  /** The actions whose pending receipts committed: they run next. */
+  readonly next: Step[];
+  /** The jobs saved as uncertain. */
+  readonly uncertain: UncertainJob[];
+  readonly error: unknown;
+}
+
+/** Moves the steps in one transaction (or, when that fails before its commit, each on its own). */
 async function moveSteps(
   services: Services,
   steps: readonly Step[],
   options: ExecutorOptions,
-): Promise<{ next: Step[]; error: unknown }> {
+): Promise<Moved> {
   let current = steps;
   for (;;) {
     /** Whether the work ran to its end: an error after that came from the commit itself. */
     let committing = false;
     try {
-      const next = await services.database.transaction(async (tx) => {
+      const advanced = await services.database.transaction(async (tx) => {
+        // The runner may run this again after a deadlock: each run starts before its commit.
+        committing = false;
         const moved = await advanceJobs(tx, services, current, options);
         committing = true;
         return moved;
       });
-      return { next, error: null };
+      return { ...advanced, error: null };
     } catch (error) {
       // A failed commit cannot be told from one that happened: nothing is run again. The jobs
       // keep their leases until they expire; pending receipts then make them uncertain.
-      if (committing) return { next: [], error };
+      if (committing) return { next: [], uncertain: [], error };
       if (error instanceof RefusedAction) {
         // The refused action's transaction rolled back with everything else it held: record the
         // refusal and move the steps again, that action not run again.
@@ -145,17 +164,20 @@ async function moveSteps(
         current = current.map((step) => (step === error.step ? { ...step, refused } : step));
         continue;
       }
-      if (current.length === 1) return { next: [], error: error instanceof LeaseLost ? null : error };
+      if (current.length === 1)
+        return { next: [], uncertain: [], error: error instanceof LeaseLost ? null : error };
       // A lost lease, a deadlock or a lost connection failed the whole batch before its commit, so
       // none of it happened: each job moves again on its own.
       const next: Step[] = [];
+      const uncertain: UncertainJob[] = [];
       let first: unknown = null;
       for (const step of current) {
         const moved = await moveSteps(services, [step], options);
         next.push(...moved.next);
+        uncertain.push(...moved.uncertain);
         first ??= moved.error;
       }
-      return { next, error: first };
+      return { next, uncertain, error: first };
     }
   }
 }
@@ -418,15 +440,16 @@ function subjectKey(step: Step): string {
 
 /**
  * One transaction of a batch of jobs: runs each step's ready action (an action whose pending
- * receipt has committed), then walks every job on. Answers the next steps: the actions whose
- * pending receipts this transaction writes. Raises LeaseLost or RefusedAction (rolling back).
+ * receipt has committed), then walks every job on. Answers the next steps (the actions whose
+ * pending receipts this transaction writes) and the jobs it leaves uncertain. Raises LeaseLost or
+ * RefusedAction (rolling back).
  */
 async function advanceJobs(
   tx: Executor,
   services: Services,
   steps: readonly Step[],
   options: ExecutorOptions,
-): Promise<Step[]> {
+): Promise<Omit<Moved, 'error'>> {
   const batch = new Batch(
     tx,
     services,
@@ -462,16 +485,30 @@ async function advanceJobs(
     const written = await saveLeasedJobs(tx, options.owner, options.leaseMs, changes);
     if (written.size !== changes.length) throw new LeaseLost();
   });
-  return [...walks.values()].flatMap((walk) =>
+  const next = [...walks.values()].flatMap((walk) =>
     walk.action === null
       ? []
       : [
           {
-            job: { ...walk.job, status: 'running', currentNode: walk.currentNode, trace: walk.trace },
+            job: {
+              ...walk.job,
+              status: 'running' as const,
+              currentNode: walk.currentNode,
+              trace: walk.trace,
+            },
             ready: walk.action,
           },
         ],
   );
+  const uncertain = [...walks.values()]
+    .filter((walk) => walk.change?.status === 'uncertain')
+    .map(({ job, change }) => ({
+      tenantId: job.tenantId,
+      jobId: job.id,
+      flowId: job.flowId,
+      nodeId: change?.error?.node ?? null,
+    }));
+  return { next, uncertain };
 }
 
 /**

@@ -1,9 +1,10 @@
 import {
+  countUnresolvedFlowJobs,
   deleteUnsettledReceipts,
   FLOW_JOB_STATUSES,
   type FlowJobRow,
   findFlowJob,
-  listRecentFlowJobs,
+  listFlowJobs,
   notifyJobs,
   updateFlowJob,
 } from '@cartwright/repository';
@@ -12,11 +13,12 @@ import { actorOf } from '../kernel/auth.ts';
 import { fail, ok } from '../kernel/errors.ts';
 import { recordEvent } from '../kernel/events.ts';
 import { defineOperation } from '../kernel/registry.ts';
-import { iso, NullableTimestamp, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { INT32, IntegerIn, iso, Limit, NullableTimestamp, Timestamp, Uuid } from '../kernel/schemas.ts';
 import type { FlowData } from './definition.ts';
 
-// The executions view (latest flow jobs, cheap enough to poll every 3 s) and the merchant's way
-// out of an uncertain or failed job: retry from a node, or mark it done or abandoned.
+// The executions view (flow jobs newest first, filtered and paged, cheap enough to poll every 3 s,
+// always with the shop's count of jobs waiting for a resolution) and the merchant's way out of an
+// uncertain or failed job: retry from a node, or mark it done or abandoned.
 
 const Execution = v.object({
   id: Uuid,
@@ -52,18 +54,55 @@ function executionView(job: FlowJobRow): v.InferOutput<typeof Execution> {
   };
 }
 
+/** Jobs that wait for a merchant's resolution, counted over the whole shop. */
+const Unresolved = v.object({ uncertain: IntegerIn(0, INT32.max), failed: IntegerIn(0, INT32.max) });
+
 export const listExecutions = defineOperation({
   name: 'automation.executions',
   summary:
-    'The latest flow jobs, newest first (at most 100): status, flow, event, trace of decisions, current node, available_at and error.',
+    'Flow jobs, newest first (page with `after`), filtered by `status` (one or several), `flowId`, `event` name and creation time (`createdFrom` inclusive, `createdBefore` exclusive): status, flow, event, trace of decisions, current node, available_at and error. `unresolved` counts the shop’s uncertain and failed jobs whatever the filters, so none goes unnoticed.',
   http: { method: 'GET', path: '/api/automation/executions' },
   permission: 'settings.read',
   readOnly: true,
-  input: v.object({ limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 25) }),
-  output: v.object({ items: v.array(Execution) }),
+  input: v.object({
+    limit: Limit,
+    after: v.optional(Uuid),
+    status: v.optional(
+      v.pipe(v.array(v.picklist(FLOW_JOB_STATUSES)), v.minLength(1), v.maxLength(FLOW_JOB_STATUSES.length)),
+    ),
+    flowId: v.optional(Uuid),
+    event: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
+    createdFrom: v.optional(Timestamp),
+    createdBefore: v.optional(Timestamp),
+  }),
+  output: v.object({ items: v.array(Execution), next: v.nullable(Uuid), unresolved: Unresolved }),
   async handler({ services, tenantId }, input) {
-    const jobs = await listRecentFlowJobs(services.database.db, tenantId, input.limit);
-    return ok({ items: jobs.map(executionView) });
+    const createdFrom = input.createdFrom === undefined ? undefined : new Date(input.createdFrom);
+    const createdBefore = input.createdBefore === undefined ? undefined : new Date(input.createdBefore);
+    if (createdFrom && createdBefore && createdFrom >= createdBefore) {
+      return fail('VALIDATION_FAILED', 'The time range is empty.', {
+        errors: [{ pointer: '/createdBefore', message: 'must be later than createdFrom' }],
+      });
+    }
+    const { db } = services.database;
+    const [jobs, unresolved] = await Promise.all([
+      listFlowJobs(db, tenantId, {
+        limit: input.limit + 1,
+        after: input.after,
+        statuses: input.status,
+        flowId: input.flowId,
+        eventName: input.event,
+        createdFrom,
+        createdBefore,
+      }),
+      countUnresolvedFlowJobs(db, tenantId),
+    ]);
+    const page = jobs.slice(0, input.limit);
+    return ok({
+      items: page.map(executionView),
+      next: jobs.length > input.limit ? page.at(-1)!.id : null,
+      unresolved,
+    });
   },
 });
 

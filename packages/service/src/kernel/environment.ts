@@ -41,3 +41,20 @@ export const storageEnvironment = {
   DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL'))),
   CARTWRIGHT_DATA_DIR: v.optional(v.string(), '.data'),
 };
+
+/**
+ * A comma-separated list, each item checked by `item`; blanks around items are ignored and unset
+ * means none.
+ */
+export function listVariable(item: v.GenericSchema<string, string>) {
+  return v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((text) =>
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    ),
+    v.array(item),
+  );
+}

@@ -1,4 +1,5 @@
 import type { FlowIssueCode } from '@cartwright/flow-graph';
+import { TransientDatabaseError } from '@cartwright/repository';
 import type { RuleErrorCode } from '@cartwright/rules-engine';
 
 /** Every stable error code the service returns. Adding one does not compile until it has a status. */
@@ -9,9 +10,11 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'ROUTE_NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
   | 'INVALID_JSON'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'PAYLOAD_TOO_LARGE'
+  | 'HEADERS_TOO_LARGE'
   | 'VALIDATION_FAILED'
   | 'STALE_REVISION'
   | 'CONFLICT'
@@ -24,6 +27,7 @@ export type ErrorCode =
   | 'CART_INVALID'
   | 'PAYMENT_REQUIRED'
   | 'NOT_READY'
+  | 'BUSY'
   | 'CONTEXT_REQUIRED'
   | 'APP_NOT_INSTALLED'
   | 'UNSUPPORTED_ACTION'
@@ -38,9 +42,11 @@ export const errorStatus: Record<ErrorCode, number> = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   INVALID_JSON: 400,
   UNSUPPORTED_MEDIA_TYPE: 415,
   PAYLOAD_TOO_LARGE: 413,
+  HEADERS_TOO_LARGE: 431,
   VALIDATION_FAILED: 422,
   STALE_REVISION: 409,
   CONFLICT: 409,
@@ -53,6 +59,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   CART_INVALID: 422,
   PAYMENT_REQUIRED: 402,
   NOT_READY: 503,
+  BUSY: 503,
   RULE_UNKNOWN_CONDITION: 422,
   RULE_CONDITION_DISABLED: 422,
   RULE_INVALID_TREE: 422,
@@ -87,9 +94,11 @@ const titles: Record<ErrorCode, string> = {
   FORBIDDEN: 'Permission denied',
   NOT_FOUND: 'Not found',
   ROUTE_NOT_FOUND: 'No such route',
+  METHOD_NOT_ALLOWED: 'Method not allowed',
   INVALID_JSON: 'Malformed JSON body',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
   PAYLOAD_TOO_LARGE: 'Payload too large',
+  HEADERS_TOO_LARGE: 'Request headers too large',
   VALIDATION_FAILED: 'Invalid input',
   STALE_REVISION: 'Stale revision',
   CONFLICT: 'Conflict',
@@ -102,6 +111,7 @@ const titles: Record<ErrorCode, string> = {
   CART_INVALID: 'Cart not ready for checkout',
   PAYMENT_REQUIRED: 'Payment required',
   NOT_READY: 'Not ready',
+  BUSY: 'Busy, try again',
   RULE_UNKNOWN_CONDITION: 'Unknown condition',
   RULE_CONDITION_DISABLED: 'Condition disabled',
   RULE_INVALID_TREE: 'Malformed condition tree',
@@ -167,4 +177,19 @@ export function fail(
   more: { errors?: readonly FieldError[]; extensions?: Record<string, unknown> } = {},
 ): Failure {
   return { ok: false, code, detail, ...more };
+}
+
+/** How long a caller waits before sending again a request that failed as BUSY. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The failure a persistent deadlock or serialization failure becomes (503 `BUSY`, with
+ * `retryAfterSeconds`): the transaction runner already ran the work again a few times and nothing
+ * of it committed, so the caller may send the same request again. Undefined for any other error.
+ */
+export function busyFailureOf(error: unknown): Failure | undefined {
+  if (!(error instanceof TransientDatabaseError)) return undefined;
+  return fail('BUSY', 'Too many concurrent changes collided; nothing was saved. Send the request again.', {
+    extensions: { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS },
+  });
 }

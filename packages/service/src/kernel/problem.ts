@@ -38,6 +38,9 @@ export function problemResponse(
     headers: {
       'content-type': 'application/problem+json',
       ...(requestId ? { 'x-request-id': requestId } : {}),
+      ...(typeof failure.extensions?.retryAfterSeconds === 'number'
+        ? { 'retry-after': String(Math.ceil(failure.extensions.retryAfterSeconds)) }
+        : {}),
       ...headers,
     },
   });

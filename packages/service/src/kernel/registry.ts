@@ -1,8 +1,10 @@
 import { findChannelForStaff } from '@cartwright/repository';
 import * as v from 'valibot';
 import type { Principal, Storefront } from './auth.ts';
-import { type FieldError, fail, type Result } from './errors.ts';
+import { busyFailureOf, type Failure, type FieldError, fail, type Result } from './errors.ts';
+import { checkInputPolicy, longStringsOf } from './input-policy.ts';
 import type { Permission } from './permissions.ts';
+import { Uuid } from './schemas.ts';
 import type { Services } from './services.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -108,22 +110,22 @@ export function permissionOf(operation: AnyOperation): Permission | null {
   return operation.audience === 'store' ? null : operation.permission;
 }
 
-/** Turns valibot issues into field errors with JSON pointers. */
+/** Turns valibot issues into field errors with JSON pointers (one per pointer and message). */
 export function fieldErrors(issues: readonly v.BaseIssue<unknown>[]): FieldError[] {
-  return issues.map((issue) => ({
-    pointer:
-      `/${(issue.path ?? []).map((item) => String(item.key).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`.replace(
-        /^\/$/,
-        '',
-      ),
-    message: issue.message,
-  }));
+  const errors = new Map<string, FieldError>();
+  for (const issue of issues) {
+    const pointer = (issue.path ?? [])
+      .map((item) => `/${String(item.key).replaceAll('~', '~0').replaceAll('/', '~1')}`)
+      .join('');
+    errors.set(JSON.stringify([pointer, issue.message]), { pointer, message: issue.message });
+  }
+  return [...errors.values()];
 }
 
 /**
- * The single door to every operation, used by both transports: checks the permission, validates
- * the input, runs the handler. Permission comes first, so a caller without it learns nothing
- * about valid input shapes.
+ * The single door to every operation, used by both transports: checks the permission, holds the
+ * raw input to the input policy (decision 0025), validates it against the schema, runs the
+ * handler. Permission comes first, so a caller without it learns nothing about valid input shapes.
  */
 export async function invokeOperation(
   services: Services,
@@ -139,7 +141,9 @@ export async function invokeOperation(
   }
   const parsed = parseInput(operation, rawInput);
   if (!parsed.ok) return parsed;
-  return operation.handler({ principal, tenantId: principal.tenantId, services }, parsed.value);
+  return settled(() =>
+    operation.handler({ principal, tenantId: principal.tenantId, services }, parsed.value),
+  );
 }
 
 /** The single door for storefront callers (the HTTP host's /store-api routes). */
@@ -151,12 +155,14 @@ export async function invokeStoreOperation(
 ): Promise<Result<unknown>> {
   const parsed = parseInput(operation, rawInput);
   if (!parsed.ok) return parsed;
-  return operation.handler({ storefront, tenantId: storefront.tenantId, services }, parsed.value);
+  return settled(() =>
+    operation.handler({ storefront, tenantId: storefront.tenantId, services }, parsed.value),
+  );
 }
 
 /** Staff use a storefront operation as a channel of their own shop would (MCP tools). */
 const StaffStoreInput = v.object({
-  channelId: v.optional(v.pipe(v.string(), v.uuid())),
+  channelId: v.optional(Uuid),
   contextToken: v.optional(v.pipe(v.string(), v.maxLength(200))),
 });
 
@@ -169,6 +175,9 @@ async function invokeAsStaff(
   principal: Principal,
   rawInput: unknown,
 ): Promise<Result<unknown>> {
+  // The whole input, channel and context token included, meets the policy before any of it is used.
+  const refused = inputPolicyFailure(operation, rawInput);
+  if (refused) return refused;
   const { channelId, contextToken, ...rest } = (rawInput ?? {}) as Record<string, unknown>;
   const chosen = v.safeParse(StaffStoreInput, { channelId, contextToken });
   if (!chosen.success) {
@@ -190,10 +199,32 @@ async function invokeAsStaff(
   );
 }
 
+/** The input policy's verdict on a raw input; the operation's schema may allow longer strings. */
+function inputPolicyFailure(operation: AnyOperation, rawInput: unknown): Failure | null {
+  return checkInputPolicy(rawInput, longStringsOf(operation.input));
+}
+
+/**
+ * The raw input as the handler gets it: first the input policy (an iterative walk, so nothing
+ * recursive sees an input it would choke on), then the operation's schema.
+ */
 function parseInput(operation: AnyOperation, rawInput: unknown): Result<unknown> {
+  const refused = inputPolicyFailure(operation, rawInput);
+  if (refused) return refused;
   const parsed = v.safeParse(operation.input, rawInput ?? {});
   if (parsed.success) return { ok: true, value: parsed.output };
   return fail('VALIDATION_FAILED', 'The input does not match the operation schema.', {
     errors: fieldErrors(parsed.issues),
   });
+}
+
+/** Runs a handler; transactions that kept colliding (deadlock, serialization) answer BUSY, never a 500. */
+async function settled(run: () => Promise<Result<unknown>>): Promise<Result<unknown>> {
+  try {
+    return await run();
+  } catch (error) {
+    const busy = busyFailureOf(error);
+    if (busy) return busy;
+    throw error;
+  }
 }

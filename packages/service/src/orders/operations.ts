@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import { actorOf } from '../kernel/auth.ts';
 import { fail, ok } from '../kernel/errors.ts';
 import { defineOperation } from '../kernel/registry.ts';
-import { iso, Revision, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { INT64_SAFE, IntegerIn, iso, Limit, Revision, Timestamp, Uuid } from '../kernel/schemas.ts';
 import { addOrderActivityNote, OrderTags, updateOrder } from './changes.ts';
 import { transitionOrder } from './transitions.ts';
 
@@ -82,6 +82,9 @@ function activityView(row: OrderActivityRow): v.InferOutput<typeof Activity> {
   };
 }
 
+/** A state filter (`open`, `paid`, …); an unknown one matches nothing. */
+const StateName = v.pipe(v.string(), v.maxLength(50));
+
 export const listShopOrders = defineOperation({
   name: 'orders.list',
   summary: 'Orders of the shop, newest first; page with `before` (the last number seen).',
@@ -89,13 +92,14 @@ export const listShopOrders = defineOperation({
   permission: 'orders.read',
   readOnly: true,
   input: v.object({
-    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 50),
-    before: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
-    state: v.optional(v.string()),
-    paymentState: v.optional(v.string()),
-    deliveryState: v.optional(v.string()),
+    limit: Limit,
+    /** An order number (a `bigint` column). */
+    before: v.optional(IntegerIn(1, INT64_SAFE.max, 'an order number')),
+    state: v.optional(StateName),
+    paymentState: v.optional(StateName),
+    deliveryState: v.optional(StateName),
     customerId: v.optional(Uuid),
-    tag: v.optional(v.string()),
+    tag: v.optional(v.pipe(v.string(), v.maxLength(100))),
   }),
   output: v.object({ items: v.array(Order), next: v.nullable(v.number()) }),
   async handler({ services, tenantId }, input) {
@@ -183,7 +187,7 @@ export const updateShopOrder = defineOperation({
     orderId: Uuid,
     revision: Revision,
     tags: v.optional(OrderTags),
-    customFields: v.optional(v.record(v.string(), v.unknown())),
+    customFields: v.optional(v.record(v.pipe(v.string(), v.maxLength(100)), v.unknown())),
     affiliateCode: v.optional(Code),
     campaignCode: v.optional(Code),
   }),

@@ -1,9 +1,11 @@
 import {
   checkTransition,
   MachineName,
+  planStockReservations,
   releasesStock,
   reservesStock,
   type StateSnapshot,
+  type StockReservation,
   type TransitionSource,
 } from '@cartwright/commerce';
 import {
@@ -15,6 +17,7 @@ import {
   type OrderRow,
   releaseOrderStock,
   reserveProductStock,
+  type StockReservationRow,
   updateOrderAtRevision,
 } from '@cartwright/repository';
 import * as v from 'valibot';
@@ -120,8 +123,9 @@ export async function transitionOrder(
 }
 
 /**
- * Reopening a cancelled order takes its stock again, all lines or none (a savepoint undoes the
- * lines already taken). Returns the SKU that was short, or null.
+ * Reopening a cancelled order takes its stock again, all products or none (a savepoint undoes the
+ * ones already taken), in product-id order like checkout, so the two never deadlock. Returns the
+ * SKU that was short, or null.
  */
 async function reserveAgain(
   tx: Executor,
@@ -129,22 +133,20 @@ async function reserveAgain(
   tenantId: string,
   orderId: string,
 ): Promise<string | null> {
-  const released = (await listStockReservations(tx, tenantId, orderId)).filter(
-    (row) => row.status === 'released',
-  );
+  const wanted = stockToTakeAgain(await listStockReservations(tx, tenantId, orderId));
   try {
     await tx.transaction(async (savepoint) => {
-      for (const reservation of released) {
-        if (!(await reserveProductStock(savepoint, tenantId, reservation.productId, reservation.quantity))) {
-          throw new StockShortfall(reservation.sku);
+      for (const { productId, sku, quantity } of wanted) {
+        if (!(await reserveProductStock(savepoint, tenantId, productId, quantity))) {
+          throw new StockShortfall(sku);
         }
         await insertStockReservation(savepoint, {
           tenantId,
           id: services.ids.next(),
           orderId,
-          productId: reservation.productId,
-          sku: reservation.sku,
-          quantity: reservation.quantity,
+          productId,
+          sku,
+          quantity,
         });
       }
     });
@@ -153,6 +155,21 @@ async function reserveAgain(
     if (error instanceof StockShortfall) return error.sku;
     throw error;
   }
+}
+
+/**
+ * What reopening an order reserves: each released product once, sorted by product id. Checkout
+ * reserves a product in one row, each cancel releases the reserved row and each reopen reserves it
+ * in a new one, so a product has one released row per earlier cancel, each with the order's whole
+ * quantity: adding them up would take the stock again once per earlier cancel.
+ */
+function stockToTakeAgain(reservations: readonly StockReservationRow[]): StockReservation[] {
+  const byProduct = new Map<string, StockReservation>();
+  for (const { productId, sku, quantity, status } of reservations) {
+    if (status === 'released') byProduct.set(productId, { productId, sku, quantity });
+  }
+  // One entry per product already: planning keeps each quantity and puts them in checkout's lock order.
+  return planStockReservations([...byProduct.values()]);
 }
 
 class StockShortfall extends Error {

@@ -2,7 +2,16 @@ import { listCursors, listEventStatistics, listEvents, outboxHead } from '@cartw
 import * as v from 'valibot';
 import { ok } from '../kernel/errors.ts';
 import { defineOperation } from '../kernel/registry.ts';
-import { EmptyInput, iso, Limit, NullableTimestamp, Timestamp, Uuid } from '../kernel/schemas.ts';
+import {
+  EmptyInput,
+  INT64_SAFE,
+  IntegerIn,
+  iso,
+  Limit,
+  NullableTimestamp,
+  Timestamp,
+  Uuid,
+} from '../kernel/schemas.ts';
 
 const Event = v.object({
   sequence: v.number(),
@@ -20,7 +29,8 @@ export const listShopEvents = defineOperation({
   permission: 'settings.read',
   readOnly: true,
   input: v.object({
-    after: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    /** An outbox sequence (a `bigint` column). */
+    after: v.optional(IntegerIn(0, INT64_SAFE.max, 'an event sequence')),
     name: v.optional(v.pipe(v.string(), v.maxLength(200))),
     limit: Limit,
   }),

@@ -17,7 +17,11 @@ export const CompanyIdentity = v.strictObject({
   zipcode: Text(20),
   city: Text(100),
   country: v.optional(
-    v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, 'expected an ISO 3166-1 alpha-2 code such as DE')),
+    v.pipe(
+      v.string(),
+      v.maxLength(2, 'expected an ISO 3166-1 alpha-2 code such as DE'),
+      v.regex(/^[A-Z]{2}$/, 'expected an ISO 3166-1 alpha-2 code such as DE'),
+    ),
   ),
   vatId: Text(50),
   taxNumber: Text(50),

@@ -47,7 +47,13 @@ function basisOperations<A extends BasisArea, E extends v.ObjectEntries>(
 
 const CountryCode = v.pipe(
   v.string(),
+  v.maxLength(2, 'expected an ISO 3166-1 alpha-2 code such as DE'),
   v.regex(/^[A-Z]{2}$/, 'expected an ISO 3166-1 alpha-2 code such as DE'),
+);
+/** A stable key for programs (`standard`, `dhl_express`). */
+const BasisKey = v.optional(
+  v.nullable(v.pipe(v.string(), v.maxLength(64), v.regex(/^[a-z0-9_]{1,64}$/, 'expected a-z, 0-9 and _'))),
+  null,
 );
 const TaxRate = v.pipe(
   v.number(),
@@ -110,6 +116,7 @@ export const basisResourceOperations: readonly AnyOperation[] = [
           v.object({
             code: v.pipe(
               v.string(),
+              v.maxLength(6, 'expected ISO 3166-2 such as DE-BY'),
               v.regex(/^[A-Z]{2}-[A-Z0-9]{1,3}$/, 'expected ISO 3166-2 such as DE-BY'),
             ),
             translations: TranslationsOf(['name']),
@@ -128,7 +135,7 @@ export const basisResourceOperations: readonly AnyOperation[] = [
     keyParam: 'id',
     keySchema: Uuid,
     fields: {
-      key: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^[a-z0-9_]{1,64}$/))), null),
+      key: BasisKey,
       translations: TranslationsOf(['name', 'label']),
       rates: v.pipe(
         v.array(v.object({ country: v.nullable(CountryCode), rate: TaxRate })),
@@ -151,7 +158,7 @@ export const basisResourceOperations: readonly AnyOperation[] = [
     keyParam: 'id',
     keySchema: Uuid,
     fields: {
-      key: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^[a-z0-9_]{1,64}$/))), null),
+      key: BasisKey,
       translations: TranslationsOf(['name', 'description']),
       active: Active,
       prices: v.optional(v.array(v.object({ currency: CurrencyCode, gross: Amount, net: Amount })), []),
@@ -181,7 +188,7 @@ export const basisResourceOperations: readonly AnyOperation[] = [
     keyParam: 'id',
     keySchema: Uuid,
     fields: {
-      key: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^[a-z0-9_]{1,64}$/))), null),
+      key: BasisKey,
       translations: TranslationsOf(['name', 'description']),
       active: Active,
       handler: v.picklist(['invoice', 'prepayment', 'cash_on_delivery', 'provider']),

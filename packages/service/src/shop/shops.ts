@@ -26,6 +26,7 @@ import type { Result } from '../kernel/errors.ts';
 import { type Actor, recordEvent } from '../kernel/events.ts';
 import { iso } from '../kernel/schemas.ts';
 import type { Services } from '../kernel/services.ts';
+import { makeDemoShopSellable } from './demo-shop.ts';
 import { provisionStarters } from './starter-provision.ts';
 
 export interface NewShop {
@@ -154,14 +155,22 @@ export function createShop(services: Services, input: NewShop): Promise<CreatedS
 }
 
 /**
- * Creates the demo shop when the database holds no shop at all (first start), so a new user
- * can call the API at once. Serialised by a transaction lock: concurrent first starts make one.
+ * Creates the demo shop when the database holds no shop at all (first start), so a new user can
+ * call the API and buy at once: it sells to Germany in EUR with demo products in stock
+ * (`makeDemoShopSellable`). Serialised by a transaction lock: concurrent first starts make one.
+ * `onCreating` is called once the shop is known to be needed, before it is written.
  */
-export async function createDemoShopIfEmpty(services: Services): Promise<CreatedShop | null> {
+export async function createDemoShopIfEmpty(
+  services: Services,
+  options: { readonly onCreating?: () => void } = {},
+): Promise<CreatedShop | null> {
   return services.database.transaction(async (tx) => {
     await lockTransaction(tx, 'cartwright:first-start');
     if ((await countTenants(tx)) > 0) return null;
-    return insertShop(tx, services, { name: 'Demo shop', ownerEmail: 'owner@demo.invalid' });
+    options.onCreating?.();
+    const shop = await insertShop(tx, services, { name: 'Demo shop', ownerEmail: 'owner@demo.invalid' });
+    await makeDemoShopSellable(tx, services, shop.tenantId);
+    return shop;
   });
 }
 
