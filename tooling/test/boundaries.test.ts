@@ -151,9 +151,9 @@ describe('findBoundaryViolations', () => {
     it('skips test files, reads folder indexes and leaves files outside src to other checks', () => {
       write('src/kernel/registry.test.ts', "import '../carts/operations.ts';\nimport './nope.ts';\n");
       write('src/root.test.ts', 'export {};\n');
-      write('src/carts/operations.ts', "import '../kernel';\nimport '../../shared/util.ts';\n");
-      write('src/kernel/index.ts', "import '../../shared/util.ts';\n");
-      write('shared/util.ts', 'export {};\n');
+      write('src/carts/operations.ts', "import '../kernel';\nimport '../../common/util.ts';\n");
+      write('src/kernel/index.ts', "import '../../common/util.ts';\n");
+      write('common/util.ts', 'export {};\n');
       write('src/kernel/events.ts', "import '../carts/Operations.ts';\n");
       expect(formatBoundaryViolations(findBoundaryViolations(join(scratch, 'src')))).toBe(
         "kernel/events.ts:1:8  unresolved-import  import '../carts/Operations.ts'",
