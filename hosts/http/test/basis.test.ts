@@ -78,6 +78,27 @@ describe('the shared basis', () => {
     expect((response.body.errors as { pointer: string }[])[0]?.pointer).toBe('/prices/0/currency');
   });
 
+  it('answers 409 CONFLICT, not a 500, when a second shipping or payment method takes a key in use', async () => {
+    for (const kind of ['shipping-methods', 'payment-methods'] as const) {
+      const first = `0190f0c8-0000-7000-8000-00000000d${kind === 'shipping-methods' ? '101' : '201'}`;
+      const second = `0190f0c8-0000-7000-8000-00000000d${kind === 'shipping-methods' ? '102' : '202'}`;
+      const body = {
+        revision: 0,
+        key: 'express',
+        translations: { en: { name: 'Express' } },
+        ...(kind === 'payment-methods' ? { handler: 'invoice' } : {}),
+      };
+      expect((await put(`/api/basis/${kind}/${first}`, body)).status).toBe(200);
+      const taken = await put(`/api/basis/${kind}/${second}`, body);
+      expect(taken.status).toBe(409);
+      expect(taken.type).toContain('application/problem+json');
+      expect(taken.body).toMatchObject({ code: 'CONFLICT' });
+      const listed = (await get(`/api/basis/${kind}`)).body.items as { id: string; key: string | null }[];
+      expect(listed.filter((item) => item.key === 'express').map((item) => item.id)).toEqual([first]);
+      await del(`/api/basis/${kind}/${first}`, { revision: 1 });
+    }
+  });
+
   it('blocks deleting the main language and anything a rule or flow names, and deletes at the revision', async () => {
     const main = await del('/api/basis/languages/en', { revision: 1 });
     expect(main.status).toBe(409);

@@ -11,7 +11,7 @@ import {
   type StoreContextRow,
   updateCart,
 } from '@cartwright/repository';
-import { busyFailureOf, fail, ok, type Result } from '../kernel/errors.ts';
+import { collisionFailureOf, fail, ok, type Result } from '../kernel/errors.ts';
 import { recordEvent } from '../kernel/events.ts';
 import type { Services } from '../kernel/services.ts';
 import { checkReadiness, type ReadyCart } from './readiness.ts';
@@ -43,15 +43,15 @@ export async function checkout(
         extensions: { sku: error.sku },
       });
     }
-    // Collisions that outlasted the runner's retries: checkout is also called outside the
-    // registry's door (flows' tests, the benchmark), so it answers BUSY itself.
-    const busy = busyFailureOf(error);
-    if (busy) return busy;
     if (idempotencyKey && isUniqueViolation(error)) {
       // A concurrent retry with the same key committed first: answer its order.
       const placed = await findOrderByIdempotencyKey(services.database.db, tenantId, idempotencyKey);
       if (placed) return ok(placed);
     }
+    // Collisions that outlasted the runner's retries: checkout is also called outside the
+    // registry's door (flows' tests, the benchmark), so it answers BUSY or CONFLICT itself.
+    const collision = collisionFailureOf(error);
+    if (collision) return collision;
     throw error;
   }
 }

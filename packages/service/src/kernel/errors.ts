@@ -1,5 +1,5 @@
 import type { FlowIssueCode } from '@cartwright/flow-graph';
-import { TransientDatabaseError } from '@cartwright/repository';
+import { isUniqueViolation, TransientDatabaseError } from '@cartwright/repository';
 import type { RuleErrorCode } from '@cartwright/rules-engine';
 
 /** Every stable error code the service returns. Adding one does not compile until it has a status. */
@@ -183,13 +183,23 @@ export function fail(
 export const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /**
- * The failure a persistent deadlock or serialization failure becomes (503 `BUSY`, with
- * `retryAfterSeconds`): the transaction runner already ran the work again a few times and nothing
- * of it committed, so the caller may send the same request again. Undefined for any other error.
+ * The failure a write that collided with another becomes, so that no collision answers 500:
+ * a deadlock or serialization failure that outlasted the transaction runner's retries is 503
+ * `BUSY` with `retryAfterSeconds` (nothing committed; the same request may be sent again), and a
+ * unique violation (a key, id or number another record already holds, perhaps taken by a
+ * concurrent request a moment earlier) is 409 `CONFLICT`. Undefined for any other error.
  */
-export function busyFailureOf(error: unknown): Failure | undefined {
-  if (!(error instanceof TransientDatabaseError)) return undefined;
-  return fail('BUSY', 'Too many concurrent changes collided; nothing was saved. Send the request again.', {
-    extensions: { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS },
-  });
+export function collisionFailureOf(error: unknown): Failure | undefined {
+  if (error instanceof TransientDatabaseError) {
+    return fail('BUSY', 'Too many concurrent changes collided; nothing was saved. Send the request again.', {
+      extensions: { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS },
+    });
+  }
+  if (isUniqueViolation(error)) {
+    return fail(
+      'CONFLICT',
+      'Another record already holds a value that must be unique (such as its key); nothing was saved.',
+    );
+  }
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import { findChannelForStaff } from '@cartwright/repository';
 import * as v from 'valibot';
 import type { Principal, Storefront } from './auth.ts';
-import { busyFailureOf, type Failure, type FieldError, fail, type Result } from './errors.ts';
+import { collisionFailureOf, type Failure, type FieldError, fail, type Result } from './errors.ts';
 import { checkInputPolicy, longStringsOf } from './input-policy.ts';
 import type { Permission } from './permissions.ts';
 import { Uuid } from './schemas.ts';
@@ -218,13 +218,13 @@ function parseInput(operation: AnyOperation, rawInput: unknown): Result<unknown>
   });
 }
 
-/** Runs a handler; transactions that kept colliding (deadlock, serialization) answer BUSY, never a 500. */
+/** Runs a handler; a write that collided (deadlock, serialization, unique key) answers BUSY or CONFLICT, never a 500. */
 async function settled(run: () => Promise<Result<unknown>>): Promise<Result<unknown>> {
   try {
     return await run();
   } catch (error) {
-    const busy = busyFailureOf(error);
-    if (busy) return busy;
+    const collision = collisionFailureOf(error);
+    if (collision) return collision;
     throw error;
   }
 }
