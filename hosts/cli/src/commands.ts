@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { createLogger, startHttpServer } from '@cartwright/http';
 import {
   applyMigrations,
   createDatabase,
   type Database,
+  embeddedDatabaseExists,
   findMembership,
   findTenant,
   listTenantIds,
@@ -55,7 +54,7 @@ async function openDatabase(env: Env): Promise<Database> {
 async function openDatabaseVerbosely(env: Env, out: CommandOutput): Promise<Database> {
   if (env.DATABASE_URL) out.stderr('connecting to PostgreSQL…');
   else {
-    const fresh = !existsSync(join(env.CARTWRIGHT_DATA_DIR, 'PG_VERSION'));
+    const fresh = !embeddedDatabaseExists(env.CARTWRIGHT_DATA_DIR);
     out.stderr(`${fresh ? 'creating' : 'opening'} the database in ${env.CARTWRIGHT_DATA_DIR}…`);
   }
   const database = await createDatabase({

@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { sql } from 'drizzle-orm';
@@ -295,14 +297,70 @@ function preparingEvery(client: postgres.Sql): postgres.Sql {
   });
 }
 
+/**
+ * PostgreSQL settings of the embedded engine. PGlite's default `shared_buffers` of 128 MB is
+ * WebAssembly memory the process touches and keeps; 16 MB holds a shop's hot pages, and the rest
+ * are a file read away in the operating system's page cache (decision 0027 has the measurements).
+ */
+const PGLITE_SETTINGS = ['shared_buffers = 16MB'];
+
+/** True when `dataDir` holds an embedded database (`openDatabase` would open, not create, it). */
+export function embeddedDatabaseExists(dataDir: string): boolean {
+  return existsSync(join(resolve(dataDir), 'pglite', 'PG_VERSION'));
+}
+
+/**
+ * What the child process runs to create an embedded data directory: initdb grows PGlite's
+ * WebAssembly memory to about 600 MiB, which a WebAssembly instance never gives back, so the
+ * long-running process only opens directories that exist (decision 0027). Inline, so the child
+ * needs no TypeScript loader and the published package no extra file.
+ */
+const CREATE_DIRECTORY = `const [engine, directory, settings] = process.argv.slice(1);
+const { PGlite } = await import(engine);
+const client = await PGlite.create(directory, { postgresqlconf: JSON.parse(settings) });
+await client.close();`;
+
+/** Runs initdb for a new embedded data directory in a short-lived child process. */
+async function createPgliteDirectory(directory: string): Promise<void> {
+  const engine = import.meta.resolve('@electric-sql/pglite');
+  const existed = existsSync(directory);
+  try {
+    await promisify(execFile)(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        CREATE_DIRECTORY,
+        '--',
+        engine,
+        directory,
+        JSON.stringify(PGLITE_SETTINGS),
+      ],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
+  } catch (error) {
+    // A half-made directory of ours would be taken for a database next time; one we found stays.
+    if (!existed) rmSync(directory, { recursive: true, force: true });
+    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
+    throw new Error(
+      `could not create the embedded database in ${directory}: ${stderr.split('\n').at(-1) ?? ''}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
 async function openPglite(options: DatabaseOptions, retry: RetryPolicy): Promise<Database> {
   const dataDir = options.loadDataDir ? undefined : resolve(options.dataDir ?? '.data');
   const releaseLock = dataDir ? lockDataDirectory(dataDir) : () => {};
   let client: PGlite;
   try {
-    client = options.loadDataDir
-      ? await PGlite.create({ loadDataDir: options.loadDataDir })
-      : await PGlite.create(join(dataDir!, 'pglite'));
+    if (dataDir && !embeddedDatabaseExists(dataDir)) await createPgliteDirectory(join(dataDir, 'pglite'));
+    client = await PGlite.create({
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : { dataDir: join(dataDir!, 'pglite') }),
+      postgresqlconf: PGLITE_SETTINGS,
+    });
   } catch (error) {
     releaseLock();
     throw error;

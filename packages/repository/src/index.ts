@@ -5,6 +5,7 @@ export {
   type DatabaseOptions,
   DataDirectoryInUseError,
   type Executor,
+  embeddedDatabaseExists,
   executeRows,
   inSavepoint,
   isUniqueViolation,
@@ -75,7 +76,7 @@ export {
   findCompanyIdentity,
   saveCompanyIdentity,
 } from './queries/company.ts';
-export { counterValue, nextCounterValue } from './queries/counters.ts';
+export { counterValue, counterValueSeen, nextCounterValue } from './queries/counters.ts';
 export {
   type AddressJson,
   addOrderToCustomerHistory,

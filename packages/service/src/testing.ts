@@ -10,6 +10,7 @@ import {
   updateCart,
 } from '@cartwright/repository';
 import { openCartOf } from './carts/cart.ts';
+import { bumpBasisRevision } from './channels/settings.ts';
 import { openStoreContext } from './customers/contexts.ts';
 import type { Services } from './kernel/services.ts';
 import { createShop } from './shop/shops.ts';
@@ -99,6 +100,7 @@ export async function makeSellable(services: Services, tenantId: string): Promis
       { id: invoice, translations: { en: { name: 'Invoice' } }, handler: 'invoice' },
       at,
     );
+    await bumpBasisRevision(tx, tenantId);
   });
   const [main] = await listChannels(services.database.db, tenantId);
   return { tenantId, channelId: main!.id };

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Executor } from '../database.ts';
+import { type Executor, executeRows } from '../database.ts';
 import { tenantCounters } from '../schema.ts';
 import { findRow } from './tenant-rows.ts';
 
@@ -40,4 +40,26 @@ export async function counterValue(
 ): Promise<number | undefined> {
   const counter = await findRow(tx, tenantCounters, tenantId, [eq(tenantCounters.name, name)], lock);
   return counter?.value;
+}
+
+/**
+ * A counter's value as the caller's transaction sees it (0 before its first use), and whether
+ * that transaction moved it itself (the row version it sees was written by the caller's own
+ * transaction: its `xmin` is the transaction's id). A value the caller did not write was
+ * committed by someone, so a cache may key on it; one the caller wrote may still roll back.
+ * Savepoints have ids of their own: a counter moved inside one reads as not the caller's.
+ */
+export async function counterValueSeen(
+  tx: Executor,
+  tenantId: string,
+  name: string,
+): Promise<{ readonly value: number; readonly ownWrite: boolean }> {
+  const [row] = await executeRows<{ value: string | number; own_write: boolean | null }>(
+    tx,
+    sql`select ${tenantCounters.value} as value,
+               xmin::text = (txid_current_if_assigned() % 4294967296)::text as own_write
+          from ${tenantCounters}
+         where ${tenantCounters.tenantId} = ${tenantId} and ${tenantCounters.name} = ${name}`,
+  );
+  return { value: Number(row?.value ?? 0), ownWrite: row?.own_write === true };
 }

@@ -3,6 +3,7 @@ import {
   basisTables,
   type ChannelRow,
   counterValue,
+  counterValueSeen,
   type Executor,
   findCompanyIdentity,
   listRevisioned,
@@ -65,8 +66,48 @@ function companyDocument(data: Record<string, string | null | undefined> | null)
   };
 }
 
-/** The shop's shared settings as one document of CHANNEL_SETTINGS_SHAPE (reads only). */
+/** Shops whose settings basis stays cached (least recently read leave first). */
+const CACHED_BASES = 500;
+/** Each shop's last settings basis with the committed basis revision it was read at, deep-frozen. */
+const cachedBases = new Map<string, { readonly revision: number; readonly basis: JsonObject }>();
+
+/**
+ * The shop's shared settings as one document of CHANNEL_SETTINGS_SHAPE (reads only, frozen).
+ * Every storefront cart and channel view needs it, so it is cached per process by basis revision:
+ * a hit costs one counter read instead of six table reads. Every basis write moves the revision in
+ * its own transaction (`bumpBasisRevision`), so a revision that transaction did not move itself
+ * names committed basis rows. The revision is read before and after the tables (each statement
+ * may see newer commits) and the document is cached only when both reads agree and neither was
+ * the reader's own move; replicas each read the revision from the database.
+ */
 export async function settingsBasis(tx: Executor, tenantId: string): Promise<JsonObject> {
+  const before = await counterValueSeen(tx, tenantId, BASIS_COUNTER);
+  const cached = cachedBases.get(tenantId);
+  if (!before.ownWrite && cached?.revision === before.value) {
+    cachedBases.delete(tenantId);
+    cachedBases.set(tenantId, cached);
+    return cached.basis;
+  }
+  const basis = await readSettingsBasis(tx, tenantId);
+  const after = await counterValueSeen(tx, tenantId, BASIS_COUNTER);
+  if (!before.ownWrite && !after.ownWrite && after.value === before.value) {
+    cachedBases.delete(tenantId);
+    cachedBases.set(tenantId, { revision: before.value, basis: deepFreeze(basis) });
+    if (cachedBases.size > CACHED_BASES) cachedBases.delete(cachedBases.keys().next().value!);
+  }
+  return basis;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** The settings basis read from the basis tables and the company identity. */
+async function readSettingsBasis(tx: Executor, tenantId: string): Promise<JsonObject> {
   const [languages, countries, taxClasses, shipping, payment, company] = await Promise.all([
     listRevisioned(tx, basisTables.languages, tenantId),
     listRevisioned(tx, basisTables.countries, tenantId),

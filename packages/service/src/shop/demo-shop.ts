@@ -1,4 +1,5 @@
 import { type Executor, insertProduct, saveBasis } from '@cartwright/repository';
+import { bumpBasisRevision } from '../channels/settings.ts';
 import { type Actor, recordEvent } from '../kernel/events.ts';
 import type { Services } from '../kernel/services.ts';
 
@@ -112,6 +113,7 @@ export async function makeDemoShopSellable(
     },
     at,
   );
+  await bumpBasisRevision(tx, tenantId);
   for (const product of DEMO_PRODUCTS) {
     const id = services.ids.next();
     await insertProduct(

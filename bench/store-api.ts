@@ -1,0 +1,173 @@
+// The embedded default as a user runs it: `cartwright start` on a fresh PGlite data directory, in
+// its own process, served over loopback HTTP. Prints the server's RSS after start, then requests/s
+// and server CPU per request for store-API reads and a cart write, each against a named baseline
+// measured in the same run: `GET /healthz` on the same server (the HTTP floor: routing, logging,
+// no database).
+//
+//   corepack pnpm bench:store
+//   BENCH_SECONDS=10 BENCH_CONCURRENCY=8 corepack pnpm bench:store
+//   BENCH_PROFILE=/tmp/profiles corepack pnpm bench:store   (the server writes a .cpuprofile there)
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const PROFILE = process.env.BENCH_PROFILE;
+const ROOT = resolve(import.meta.dirname, '..');
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+interface Server {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly token: string;
+  readonly startMs: number;
+}
+
+/** Starts `cartwright start` on a fresh data directory and waits for its one JSON line. */
+async function startServer(dataDir: string): Promise<Server> {
+  const started = performance.now();
+  const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE)}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'hosts/cli/src/main.ts', 'start'], {
+    cwd: ROOT,
+    env: { ...process.env, CARTWRIGHT_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  for await (const line of lines) {
+    const { url, token } = JSON.parse(line) as { url: string; token: string };
+    return { child, url, token, startMs: performance.now() - started };
+  }
+  throw new Error('the server stopped before it printed its token');
+}
+
+/** Resident memory (MiB) and CPU ticks used so far by a process (Linux /proc). */
+function usage(pid: number): { rssMiB: number; cpuTicks: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+  // Fields after the command name: utime is the 14th and stime the 15th field of the line.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { rssMiB: rssKiB / 1024, cpuTicks: Number(fields[11]) + Number(fields[12]) };
+}
+
+interface Measured {
+  readonly name: string;
+  readonly perSecond: number;
+  readonly cpuMsPerRequest: number;
+  readonly p50: number;
+}
+
+/** CONCURRENCY loops send `request` for SECONDS; every answer must be a 2xx. */
+async function measure(server: Server, name: string, request: () => Promise<Response>): Promise<Measured> {
+  const warmUntil = performance.now() + 500;
+  while (performance.now() < warmUntil) await expectOk(await request(), name);
+  const before = usage(server.child.pid!);
+  const latencies: number[] = [];
+  const started = performance.now();
+  const until = started + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        const sent = performance.now();
+        await expectOk(await request(), name);
+        latencies.push(performance.now() - sent);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const after = usage(server.child.pid!);
+  latencies.sort((a, b) => a - b);
+  return {
+    name,
+    perSecond: latencies.length / elapsed,
+    cpuMsPerRequest: (((after.cpuTicks - before.cpuTicks) / TICKS_PER_SECOND) * 1000) / latencies.length,
+    p50: latencies[Math.floor(latencies.length / 2)]!,
+  };
+}
+
+async function expectOk(response: Response, name: string): Promise<void> {
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${name}: ${response.status} ${text.slice(0, 300)}`);
+}
+
+async function json<T>(response: Response): Promise<T> {
+  if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'cartwright-bench-store-'));
+const server = await startServer(dataDir);
+try {
+  await new Promise((done) => setTimeout(done, 2000)); // workers settle after the demo shop
+  const afterStart = usage(server.child.pid!);
+  const staff = { authorization: `Bearer ${server.token}` };
+  const automation = await json<{ channels: { isMain: boolean; accessKey: string }[] }>(
+    await fetch(`${server.url}/api/automation`, { headers: staff }),
+  );
+  const channelKey = automation.channels.find((channel) => channel.isMain)!.accessKey;
+  const { contextToken } = await json<{ contextToken: string }>(
+    await fetch(`${server.url}/store-api/context`, {
+      method: 'POST',
+      headers: { 'x-channel-key': channelKey },
+    }),
+  );
+  const visitor = { 'x-channel-key': channelKey, 'x-context-token': contextToken };
+  const products = await json<{ items: { id: string }[] }>(
+    await fetch(`${server.url}/store-api/products`, { headers: visitor }),
+  );
+  const productId = products.items[0]!.id;
+  await json(
+    await fetch(`${server.url}/store-api/cart/lines`, {
+      method: 'POST',
+      headers: { ...visitor, 'content-type': 'application/json' },
+      body: JSON.stringify({ sku: 'DEMO-MUG', quantity: 1 }),
+    }),
+  );
+  const { lines } = await json<{ lines: { id: string }[] }>(
+    await fetch(`${server.url}/store-api/cart`, { headers: visitor }),
+  );
+  const lineId = lines[0]!.id;
+
+  let quantity = 1;
+  const results = [
+    await measure(server, 'GET /healthz (baseline)', () => fetch(`${server.url}/healthz`)),
+    await measure(server, 'GET /store-api/products', () =>
+      fetch(`${server.url}/store-api/products`, { headers: visitor }),
+    ),
+    await measure(server, 'GET /store-api/products/{id}', () =>
+      fetch(`${server.url}/store-api/products/${productId}`, { headers: visitor }),
+    ),
+    await measure(server, 'GET /store-api/cart', () =>
+      fetch(`${server.url}/store-api/cart`, { headers: visitor }),
+    ),
+    await measure(server, 'PATCH /store-api/cart/lines/{id}', () =>
+      fetch(`${server.url}/store-api/cart/lines/${lineId}`, {
+        method: 'PATCH',
+        headers: { ...visitor, 'content-type': 'application/json' },
+        body: JSON.stringify({ quantity: (quantity++ % 5) + 1 }),
+      }),
+    ),
+  ];
+  const afterLoad = usage(server.child.pid!);
+
+  const baseline = results[0]!;
+  console.log(
+    `store API on embedded PGlite: ${CONCURRENCY} in flight, ${SECONDS} s per route, loopback HTTP`,
+  );
+  console.log(
+    `server: first start ${(server.startMs / 1000).toFixed(1)} s, RSS ${afterStart.rssMiB.toFixed(0)} MiB after start, ${afterLoad.rssMiB.toFixed(0)} MiB after the load`,
+  );
+  console.log('route                               req/s   × baseline   server CPU/req   p50');
+  for (const result of results) {
+    console.log(
+      `${result.name.padEnd(34)} ${result.perSecond.toFixed(0).padStart(6)}   ${(result.perSecond / baseline.perSecond).toFixed(3).padStart(9)}   ${result.cpuMsPerRequest.toFixed(2).padStart(11)} ms   ${result.p50.toFixed(1).padStart(5)} ms`,
+    );
+  }
+} finally {
+  server.child.kill('SIGTERM');
+  await new Promise((done) => server.child.once('exit', done));
+  rmSync(dataDir, { recursive: true, force: true });
+}
