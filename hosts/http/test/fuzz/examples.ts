@@ -1,3 +1,4 @@
+import { SELLABLE } from '@cartwright/service/testing';
 import type { Pools } from './generator.ts';
 
 // Inputs the schema alone rarely produces (a rule's `data` is `{}` in the document, so random JSON
@@ -10,14 +11,7 @@ export interface Example {
   readonly body: unknown;
 }
 
-const address = {
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  street: 'Main 1',
-  zipcode: '10115',
-  city: 'Berlin',
-  country: 'DE',
-};
+const address = SELLABLE.address;
 
 const condition = {
   type: 'orContainer',

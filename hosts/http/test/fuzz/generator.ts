@@ -685,19 +685,28 @@ function mutationArbitrary(
   return fc.oneof(...choices);
 }
 
+/** The body with `value` placed at the body target `selector` picks (`/x` when there is none). */
+function placedAtTarget(
+  parts: Parts,
+  operation: FuzzOperation,
+  selector: number,
+  value: { readonly value: unknown; readonly label: string },
+): { parts: Parts; label: string } {
+  const targets = bodyTargets(parts.body ?? {}, operation);
+  const at = targets.length > 0 ? targets[selector % targets.length]! : ['x'];
+  return {
+    parts: { ...parts, body: placed(parts.body ?? {}, at, value.value) },
+    label: `${value.label}@/${at.join('/')}`,
+  };
+}
+
 /** Applies a mutation to valid parts; answers the parts and the mutation's label. */
 function mutate(parts: Parts, mutation: Mutation, operation: FuzzOperation): { parts: Parts; label: string } {
   switch (mutation.kind) {
     case 'none':
       return { parts, label: 'valid' };
-    case 'field': {
-      const targets = bodyTargets(parts.body ?? {}, operation);
-      const at = targets.length > 0 ? targets[mutation.selector % targets.length]! : ['x'];
-      return {
-        parts: { ...parts, body: placed(parts.body ?? {}, at, mutation.value.value) },
-        label: `${mutation.value.label}@/${at.join('/')}`,
-      };
-    }
+    case 'field':
+      return placedAtTarget(parts, operation, mutation.selector, mutation.value);
     case 'unknown-field':
       return {
         parts: {
@@ -713,12 +722,7 @@ function mutate(parts: Parts, mutation: Mutation, operation: FuzzOperation): { p
           label: `${mutation.value.label}@(whole body)`,
         };
       }
-      const targets = bodyTargets(parts.body ?? {}, operation);
-      const at = targets.length > 0 ? targets[mutation.selector % targets.length]! : ['x'];
-      return {
-        parts: { ...parts, body: placed(parts.body ?? {}, at, mutation.value.value) },
-        label: `${mutation.value.label}@/${at.join('/')}`,
-      };
+      return placedAtTarget(parts, operation, mutation.selector, mutation.value);
     }
     case 'raw-body':
       return {
