@@ -156,23 +156,15 @@ function uuidArbitrary(name: string, context: SchemaContext): fc.Arbitrary<strin
 function stringArbitrary(schema: Schema, name: string, context: SchemaContext): fc.Arbitrary<string> {
   const format = schema.format;
   if (format === 'uuid') return uuidArbitrary(name, context);
+  const dates = (from: string, to: string) =>
+    fc.date({ min: new Date(from), max: new Date(to), noInvalidDate: true });
   if (format === 'date-time') {
-    return fc
-      .date({
-        min: new Date('2000-01-01T00:00:00Z'),
-        max: new Date('2100-01-01T00:00:00Z'),
-        noInvalidDate: true,
-      })
-      .map((date) => date.toISOString());
+    return dates('2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z').map((date) => date.toISOString());
   }
   if (format === 'date') {
-    return fc
-      .date({
-        min: new Date('1900-01-01T00:00:00Z'),
-        max: new Date('2100-01-01T00:00:00Z'),
-        noInvalidDate: true,
-      })
-      .map((date) => date.toISOString().slice(0, 10));
+    return dates('1900-01-01T00:00:00Z', '2100-01-01T00:00:00Z').map((date) =>
+      date.toISOString().slice(0, 10),
+    );
   }
   if (format === 'email') {
     return fc.oneof(
