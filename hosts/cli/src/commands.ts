@@ -16,6 +16,7 @@ import {
   createServices,
   createShop,
   createToken,
+  paymentServicesOf,
   Role,
   readEnvironment,
   revokeTokenOf,
@@ -238,8 +239,9 @@ export async function start(env: Env, out: CommandOutput, signals: NodeJS.EventE
     throw new UsageError(needsPostgres(role));
   }
   const logger = createLogger(env.LOG_LEVEL);
+  const payments = paymentServicesOf(env);
   const database = await openDatabaseVerbosely(env, out);
-  const services = createServices(database);
+  const services = createServices(database, { payments });
   const stops: (() => Promise<void>)[] = [];
   try {
     const backfill = await backfillStarters(services);

@@ -12,6 +12,7 @@ import {
   type Principal,
   problemResponse,
   operations as registeredOperations,
+  returnFromProvider,
   type Services,
   type Storefront,
 } from '@cartwright/service';
@@ -238,6 +239,32 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
         ),
     }),
   );
+
+  // The buyer's way back from the provider's approval page (return and cancel URLs of an
+  // attempt). Anyone can open these URLs, so they prove nothing: they only ask the payment-worker
+  // to read the provider's order (which captures it when the provider says it is approved).
+  for (const way of ['return', 'cancel'] as const) {
+    const path = `/payments/${way}/:tenantId/:attemptId`;
+    served.add('GET', path);
+    app.get(path, async (c) => {
+      const tenantId = c.req.param('tenantId') ?? '';
+      const attemptId = c.req.param('attemptId') ?? '';
+      const token = c.req.query('token') ?? '';
+      const id = v.pipe(v.string(), v.uuid());
+      const known = v.is(id, tenantId) && v.is(id, attemptId) && /^[A-Za-z0-9]{1,64}$/.test(token);
+      const asked = known
+        ? await returnFromProvider(services, tenantId, attemptId, token)
+        : fail('NOT_FOUND', 'No payment is waiting for this return.');
+      if (!asked.ok) return problemResponse(asked, c.get('requestId'));
+      return c.json({
+        ...asked.value,
+        detail:
+          way === 'return'
+            ? 'Thank you: the payment is being confirmed with the provider. The order shows it once it is.'
+            : 'The payment was not completed. The order keeps its approval link while the provider allows it.',
+      });
+    });
+  }
 
   // Before the token check: the API's description and its HTML reference hold no shop data.
   const document = openApiDocument(operations, options.version ?? '0.1.0');

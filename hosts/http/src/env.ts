@@ -1,4 +1,4 @@
-import { integerVariable, listVariable, storageEnvironment } from '@cartwright/service';
+import { integerVariable, listVariable, paymentEnvironment, storageEnvironment } from '@cartwright/service';
 import * as v from 'valibot';
 
 /** `https://shop.example` or `http://localhost:5173`: scheme, host and port, nothing else. */
@@ -29,4 +29,5 @@ export const httpEnvironment = {
     ),
   ),
   ...storageEnvironment,
+  ...paymentEnvironment,
 };

@@ -1,5 +1,5 @@
 import { createDatabase, DataDirectoryInUseError } from '@cartwright/repository';
-import { createServices, EnvironmentError, readEnvironment } from '@cartwright/service';
+import { createServices, EnvironmentError, paymentServicesOf, readEnvironment } from '@cartwright/service';
 import { httpEnvironment } from './env.ts';
 import { createLogger } from './logger.ts';
 import { startHttpServer } from './server.ts';
@@ -9,8 +9,9 @@ import { startHttpServer } from './server.ts';
 try {
   const env = readEnvironment(httpEnvironment, process.env);
   const logger = createLogger(env.LOG_LEVEL);
+  const payments = paymentServicesOf(env);
   const database = await createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.CARTWRIGHT_DATA_DIR });
-  const server = await startHttpServer(createServices(database), {
+  const server = await startHttpServer(createServices(database, { payments }), {
     port: env.PORT,
     host: env.HOST,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,

@@ -1,7 +1,13 @@
 import { createMcpServer } from '@cartwright/mcp';
 import type { Database } from '@cartwright/repository';
 import { createTestDatabase } from '@cartwright/repository/testing';
-import { authenticate, createServices, createShop, type Services } from '@cartwright/service';
+import {
+  authenticate,
+  createServices,
+  createShop,
+  type PaymentServices,
+  type Services,
+} from '@cartwright/service';
 import { makeSellable, SELLABLE } from '@cartwright/service/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -59,9 +65,10 @@ function expectStatus(response: { status: number; body: unknown }, status: numbe
   return response.body as Record<string, unknown>;
 }
 
-export async function createHarness(): Promise<Harness> {
+/** Two shops on a fresh database; `payments` gives the services a provider (default: none). */
+export async function createHarness(options: { readonly payments?: PaymentServices } = {}): Promise<Harness> {
   const database = await createTestDatabase();
-  const services = createServices(database);
+  const services = createServices(database, options.payments ? { payments: options.payments } : {});
   const app = createApp(services);
   const a = await createShop(services, { name: 'Shop A', ownerEmail: 'owner@a.test' });
   const b = await createShop(services, { name: 'Shop B', ownerEmail: 'owner@b.test' });

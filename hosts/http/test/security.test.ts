@@ -183,6 +183,11 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'orders.transition': [{ orderId: aOrderId, machine: 'order', to: 'in_progress', revision: 1 }, true],
     'orders.update': [{ orderId: aOrderId, revision: 1, tags: ['intruder'] }, true],
     'orders.notes.add': [{ orderId: aOrderId, text: 'intruder' }, true],
+    'orders.payments.get': [{ orderId: aOrderId }, true],
+    'orders.payments.reconcile': [{ orderId: aOrderId }, true],
+    'orders.payments.refund': [{ orderId: aOrderId, amount: 100, idempotencyKey: 'intruder-refund-1' }, true],
+    // The context is resolved before the order, so another shop learns "log in" (401), never 404.
+    'store.orders.payment': [{ contextToken: aContextToken, orderId: aOrderId }, false],
     'store.products.list': [{}, false],
     'store.products.get': [{ id: A_PRODUCT }, true],
     // The context is resolved before the product, so another shop learns "log in" (401), never 404.

@@ -1,5 +1,11 @@
 import { createDatabase, type Database, DataDirectoryInUseError } from '@cartwright/repository';
-import { createServices, EnvironmentError, readEnvironment } from '@cartwright/service';
+import {
+  createServices,
+  EnvironmentError,
+  type PaymentServices,
+  paymentServicesOf,
+  readEnvironment,
+} from '@cartwright/service';
 import { mcpEnvironment } from './env.ts';
 import { EXIT_CONFIGURATION, runStdioServer } from './stdio.ts';
 
@@ -10,8 +16,10 @@ function report(message: string): void {
 
 async function main(): Promise<number> {
   let env: ReturnType<typeof readEnvironment<typeof mcpEnvironment>>;
+  let payments: PaymentServices;
   try {
     env = readEnvironment(mcpEnvironment, process.env);
+    payments = paymentServicesOf(env);
   } catch (error) {
     if (!(error instanceof EnvironmentError)) throw error;
     report(error.message);
@@ -34,7 +42,7 @@ async function main(): Promise<number> {
   process.once('SIGINT', () => stop.abort());
   try {
     return await runStdioServer({
-      services: createServices(database),
+      services: createServices(database, { payments }),
       token: env.CARTWRIGHT_TOKEN,
       stdin: process.stdin,
       stdout: process.stdout,

@@ -1,7 +1,10 @@
 import {
   EnvironmentError,
   integerVariable,
+  type PaymentServices,
   PROCESS_ROLES,
+  paymentEnvironment,
+  paymentServicesOf,
   readEnvironment,
   storageEnvironment,
   type WorkerRole,
@@ -26,6 +29,7 @@ export const workerEnvironment = {
   PROCESS_ROLE: v.optional(v.picklist(['all', ...WORKER_ROLES]), 'all'),
   ...storageEnvironment,
   ...workerTimingEnvironment,
+  ...paymentEnvironment,
 };
 
 /** What main.ts needs, as plain options. */
@@ -37,6 +41,8 @@ export interface WorkerConfig {
   readonly pollMs: number;
   readonly leaseMs: number;
   readonly flowBatch: number;
+  /** The payment provider port and return origin (from the payment variables). */
+  readonly payments: PaymentServices;
 }
 
 export type WorkerConfigResult =
@@ -62,6 +68,13 @@ export function readWorkerEnv(
   if (env.PROCESS_ROLE !== 'all' && env.DATABASE_URL === undefined) {
     return { ok: false, message: needsPostgres(env.PROCESS_ROLE) };
   }
+  let payments: PaymentServices;
+  try {
+    payments = paymentServicesOf(env);
+  } catch (error) {
+    if (error instanceof EnvironmentError) return { ok: false, message: error.message };
+    throw error;
+  }
   return {
     ok: true,
     config: {
@@ -72,6 +85,7 @@ export function readWorkerEnv(
       pollMs: env.WORKER_POLL_MS,
       leaseMs: env.WORKER_LEASE_MS,
       flowBatch: env.WORKER_FLOW_BATCH,
+      payments,
     },
   };
 }

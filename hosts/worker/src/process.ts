@@ -30,7 +30,7 @@ export function runWorkerProcess(extra: Partial<WorkerOptions> = {}): void {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
-    const handle = startWorkers(createServices(database), {
+    const handle = startWorkers(createServices(database, { payments: config.payments }), {
       roles: config.roles,
       pollMs: config.pollMs,
       leaseMs: config.leaseMs,

@@ -1,3 +1,4 @@
+import { noPaymentProvider } from '@cartwright/service';
 import { describe, expect, it } from 'vitest';
 import { readWorkerEnv, WORKER_ROLES } from '../src/index.ts';
 
@@ -13,6 +14,7 @@ describe('readWorkerEnv', () => {
         pollMs: 1000,
         leaseMs: 30_000,
         flowBatch: 50,
+        payments: { provider: noPaymentProvider, publicBaseUrl: null },
       },
     });
     expect(WORKER_ROLES).not.toContain('http');
@@ -38,6 +40,7 @@ describe('readWorkerEnv', () => {
         pollMs: 250,
         leaseMs: 1500,
         flowBatch: 20,
+        payments: { provider: noPaymentProvider, publicBaseUrl: null },
       },
     });
   });
@@ -58,6 +61,14 @@ describe('readWorkerEnv', () => {
     [{ WORKER_LEASE_MS: '30s' }, 'Invalid WORKER_LEASE_MS: expected a whole number'],
     [{ WORKER_FLOW_BATCH: '0' }, 'Invalid WORKER_FLOW_BATCH: expected at least 1'],
     [{ WORKER_FLOW_BATCH: '501' }, 'Invalid WORKER_FLOW_BATCH: expected at most 500'],
+    [
+      { PROVIDER_ACCOUNTS: '{not json' },
+      'Invalid PROVIDER_ACCOUNTS: expected a JSON object keyed by shop id',
+    ],
+    [
+      { PROVIDER_CONTRACT_BASE_URL: 'https://api-m.sandbox.paypal.com' },
+      'Invalid PROVIDER_CONTRACT_BASE_URL: only a loopback address (127.0.0.1, ::1 or localhost) is accepted',
+    ],
   ])('rejects %o with one line that names the variable', (env, message) => {
     expect(readWorkerEnv(env)).toEqual({ ok: false, message });
   });

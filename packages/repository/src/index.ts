@@ -234,6 +234,27 @@ export {
   recordReceipts,
   releaseCursors,
 } from './queries/outbox.ts';
+export {
+  claimPaymentJobs,
+  countUnresolvedPaymentJobs,
+  findPaymentAttempt,
+  findPaymentAttemptByProviderOrder,
+  findWebhookEvent,
+  hasOpenPaymentJob,
+  insertPaymentAttempt,
+  listPaymentAttempts,
+  listPaymentAttemptsInStatus,
+  listPaymentJobs,
+  markWebhookEvent,
+  PAYMENT_JOBS_CHANNEL,
+  type PaymentAttemptRow,
+  type PaymentJobRow,
+  type PaymentWebhookEventRow,
+  queuePaymentJob,
+  settlePaymentJob,
+  storeWebhookEvent,
+  updatePaymentAttempt,
+} from './queries/payments.ts';
 export { findReferences, type Reference } from './queries/references.ts';
 export {
   findReview,

@@ -6,3 +6,4 @@ export * from './schema/effects.ts';
 export * from './schema/flows.ts';
 export * from './schema/foundation.ts';
 export * from './schema/orders.ts';
+export * from './schema/payments.ts';

@@ -52,6 +52,13 @@ export {
   staffInputSchema,
 } from './kernel/json-schema.ts';
 export {
+  noPaymentProvider,
+  type PaymentProvider,
+  PROVIDER_API_VERSION,
+  type ProviderAccountInfo,
+  type ProviderAnswer,
+} from './kernel/payment-provider.ts';
+export {
   effectivePermissions,
   PERMISSIONS,
   Permission,
@@ -88,6 +95,7 @@ export {
 export {
   type Clock,
   createServices,
+  type PaymentServices,
   type Services,
   systemClock,
 } from './kernel/services.ts';
@@ -101,6 +109,18 @@ export {
   eventStatisticsProjection,
   type Projection,
 } from './outbox/projections.ts';
+export {
+  type PaymentConfig,
+  PaymentConfigError,
+  type PaymentVariables,
+  type ProviderAccount,
+  paymentEnvironment,
+  paymentServicesOf,
+  readPaymentConfig,
+} from './payments/config.ts';
+export { MAX_TRIES as PAYMENT_JOB_MAX_TRIES, type PaymentRound, runDuePaymentJobs } from './payments/jobs.ts';
+export { returnFromProvider } from './payments/ledger.ts';
+export { createPayPalProvider, type PayPalProviderOptions } from './payments/paypal/index.ts';
 export {
   type CreatedShop,
   createDemoShopIfEmpty,
@@ -119,6 +139,7 @@ export {
 export { type BackfillReport, backfillStarters, provisionStarters } from './shop/starter-provision.ts';
 export {
   flowRunner,
+  paymentRunner,
   projectionRunner,
   projections,
   releaseLeases,

@@ -35,6 +35,7 @@ import {
   updateShopOrder,
 } from './orders/operations.ts';
 import { describeEventProcessing, listShopEvents } from './outbox/operations.ts';
+import { paymentOperations } from './payments/operations.ts';
 import { reviewOperations } from './reviews/operations.ts';
 import { companyOperations } from './settings/company.operations.ts';
 import { commerceMethodOperations } from './settings/methods.operations.ts';
@@ -77,6 +78,7 @@ export const operations: readonly AnyOperation[] = [
   transitionShopOrder,
   updateShopOrder,
   addOrderNote,
+  ...paymentOperations,
   listStoreProducts,
   getStoreProduct,
   ...reviewOperations,

@@ -1,10 +1,16 @@
-import { FLOW_JOBS_CHANNEL, OUTBOX_CHANNEL, releaseAllLeases } from '@cartwright/repository';
+import {
+  FLOW_JOBS_CHANNEL,
+  OUTBOX_CHANNEL,
+  PAYMENT_JOBS_CHANNEL,
+  releaseAllLeases,
+} from '@cartwright/repository';
 import { runDueJobs } from './flows/executor.ts';
 import { flowMatchingProjection } from './flows/matching.ts';
 import type { Runner, WorkerLogLine } from './kernel/process-roles.ts';
 import type { Services } from './kernel/services.ts';
 import { customerHistoryProjection } from './outbox/customer-history.ts';
 import { consumeOnce, eventStatisticsProjection, type Projection } from './outbox/projections.ts';
+import { runDuePaymentJobs } from './payments/jobs.ts';
 
 // The one list of background work. The worker host runs the runners of its roles in a generic
 // loop (NOTIFY on `wake` + polling + graceful stop); a new projection or job kind is one entry here.
@@ -66,8 +72,39 @@ export const flowRunner: ServiceRunner = {
   },
 };
 
+/**
+ * Payment jobs: each round claims a batch of due provider calls and decides their answers. A job
+ * left uncertain or failed needs a merchant's look: each one is a warning with its ids.
+ */
+export const paymentRunner: ServiceRunner = {
+  name: 'payment-runner',
+  kind: 'jobs',
+  role: 'payment-worker',
+  wake: PAYMENT_JOBS_CHANNEL,
+  async round(services, options) {
+    const round = await runDuePaymentJobs(services, {
+      owner: options.owner,
+      leaseMs: options.leaseMs,
+      limit: options.jobBatchSize,
+    });
+    const lines: WorkerLogLine[] = round.unresolved.map((job) => ({
+      level: 'warn',
+      msg: 'payment job unresolved',
+      owner: options.owner,
+      ...job,
+    }));
+    if (round.ran > 0)
+      lines.push({ level: 'info', msg: 'payment jobs ran', owner: options.owner, jobs: round.ran });
+    return { busy: round.ran > 0, lines };
+  },
+};
+
 /** Every runner of the service, projections first. */
-export const runners: readonly ServiceRunner[] = [...projections.map(projectionRunner), flowRunner];
+export const runners: readonly ServiceRunner[] = [
+  ...projections.map(projectionRunner),
+  flowRunner,
+  paymentRunner,
+];
 
 /** Gives back every lease this owner holds (graceful shutdown). */
 export async function releaseLeases(services: Services, owner: string): Promise<void> {

@@ -1,9 +1,9 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { alias, type PgColumn, type PgTable, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../database.ts';
-import { flowJobs, outboxCursors, tenantCounters } from '../schema.ts';
+import { flowJobs, outboxCursors, paymentJobs, tenantCounters } from '../schema.ts';
 
-// The one lease mechanism. Work that workers take (outbox cursors, flow jobs; later payment jobs,
+// The one lease mechanism. Work that workers take (outbox cursors, flow jobs, payment jobs; later
 // app deliveries, schedule ticks, image drafts) lives in a table that spreads `leaseColumns()`.
 // A claim leases due rows in one statement, skipping rows other transactions hold (FOR UPDATE
 // SKIP LOCKED); a fenced write lands only while the row is still leased to its writer; expiry is
@@ -181,8 +181,26 @@ export const flowJobLease = defineLease({
   onRelease: { status: 'queued', updatedAt: sql`clock_timestamp()` },
 });
 
+/**
+ * Payment jobs, across shops: queued jobs whose `available_at` has come, and running jobs whose
+ * lease expired (their worker was lost mid-call: the job's handler reconciles with the provider
+ * before it repeats anything), earliest first. Every fenced write is refused once the lease's time
+ * has passed, so a slow provider answer never lands after another worker took the job over.
+ */
+export const paymentJobLease = defineLease({
+  table: paymentJobs,
+  key: (t) => [t.tenantId, t.id],
+  due: (t) => sql`(${t.status} = 'queued' and ${t.availableAt} <= clock_timestamp())
+    or (${t.status} = 'running' and ${isLeaseExpired(t)})`,
+  order: (t) => t.availableAt,
+  held: (t) => sql`${t.status} = 'running'`,
+  fencesExpiry: true,
+  onClaim: { status: 'running', tries: sql`${paymentJobs.tries} + 1`, updatedAt: sql`clock_timestamp()` },
+  onRelease: { status: 'queued', updatedAt: sql`clock_timestamp()` },
+});
+
 /** Every kind of leased work: what `releaseAllLeases` gives back. */
-const LEASES: readonly Lease<LeasedTable, never>[] = [outboxCursorLease, flowJobLease];
+const LEASES: readonly Lease<LeasedTable, never>[] = [outboxCursorLease, flowJobLease, paymentJobLease];
 
 /**
  * Gives back every lease `owner` holds, of every kind (graceful shutdown): one statement per kind.

@@ -11,9 +11,10 @@ import {
   type StoreContextRow,
   updateCart,
 } from '@cartwright/repository';
-import { collisionFailureOf, fail, ok, type Result } from '../kernel/errors.ts';
+import { collisionFailureOf, type Failure, fail, ok, type Result } from '../kernel/errors.ts';
 import { recordEvent } from '../kernel/events.ts';
 import type { Services } from '../kernel/services.ts';
+import { openProviderAttempt } from '../payments/attempts.ts';
 import { checkReadiness, type ReadyCart } from './readiness.ts';
 import { reserveStock, StockShortfall } from './stock.ts';
 
@@ -38,6 +39,7 @@ export async function checkout(
       placeOrder(tx, services, tenantId, context, idempotencyKey),
     );
   } catch (error) {
+    if (error instanceof PaymentRefused) return error.failure;
     if (error instanceof StockShortfall) {
       return fail('INSUFFICIENT_STOCK', `Not enough stock of ${error.sku}.`, {
         extensions: { sku: error.sku },
@@ -76,8 +78,30 @@ async function placeOrder(
   if (!ready.ok) return ready;
   // Stock first: a shortfall aborts before the order number is taken.
   const orderId = services.ids.next();
-  await reserveStock(tx, services, tenantId, orderId, planStockReservations(ready.value.priced.lines));
-  return ok(await insertPlacedOrder(tx, services, tenantId, context, orderId, ready.value, idempotencyKey));
+  const reservations = planStockReservations(ready.value.priced.lines);
+  await reserveStock(tx, services, tenantId, orderId, reservations);
+  const order = await insertPlacedOrder(
+    tx,
+    services,
+    tenantId,
+    context,
+    orderId,
+    ready.value,
+    idempotencyKey,
+  );
+  if (ready.value.paymentMethod.handler === 'provider') {
+    // The immutable attempt and its create job commit with the order (or not at all).
+    const refused = await openProviderAttempt(tx, services, tenantId, order, reservations);
+    if (refused) throw new PaymentRefused(refused);
+  }
+  return ok(order);
+}
+
+/** Thrown inside the checkout transaction to roll the order back; `checkout` answers the failure. */
+class PaymentRefused extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.detail);
+  }
 }
 
 /** Stores the order of a ready cart with its snapshots, closes the cart, and records `order.placed`. */

@@ -60,6 +60,11 @@ export async function checkReadiness(
       errors: [{ pointer: '/paymentMethodId', message: 'not available' }],
     });
   }
+  if (paymentMethod.handler === 'provider' && !services.payments.provider.accountOf(tenantId)) {
+    return fail('CART_INVALID', 'Choose another payment method: the payment provider is not set up.', {
+      errors: [{ pointer: '/paymentMethodId', message: 'provider not configured' }],
+    });
+  }
   const shippingMethod = (await findBasis(tx, 'shippingMethods', tenantId, cart.shippingMethodId!, 'share'))!;
   if (pricing.problems.length > 0 || !pricing.priced) {
     return fail('CART_INVALID', 'Some lines of the cart cannot be bought as they are.', {

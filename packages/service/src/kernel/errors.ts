@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'EMAIL_TAKEN'
   | 'TRANSITION_REFUSED'
   | 'INSUFFICIENT_STOCK'
+  | 'REFUND_EXCEEDS_BALANCE'
   | 'CART_INVALID'
   | 'PAYMENT_REQUIRED'
   | 'NOT_READY'
@@ -56,6 +57,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   EMAIL_TAKEN: 409,
   TRANSITION_REFUSED: 409,
   INSUFFICIENT_STOCK: 409,
+  REFUND_EXCEEDS_BALANCE: 409,
   CART_INVALID: 422,
   PAYMENT_REQUIRED: 402,
   NOT_READY: 503,
@@ -108,6 +110,7 @@ const titles: Record<ErrorCode, string> = {
   EMAIL_TAKEN: 'Email already registered',
   TRANSITION_REFUSED: 'State transition refused',
   INSUFFICIENT_STOCK: 'Insufficient stock',
+  REFUND_EXCEEDS_BALANCE: 'Refund exceeds the remaining captured balance',
   CART_INVALID: 'Cart not ready for checkout',
   PAYMENT_REQUIRED: 'Payment required',
   NOT_READY: 'Not ready',

@@ -1,6 +1,7 @@
 import type { Database } from '@cartwright/repository';
 import { type BlobStore, databaseBlobStore } from './blob-store.ts';
 import { type IdSource, uuidV7Ids } from './ids.ts';
+import { noPaymentProvider, type PaymentProvider } from './payment-provider.ts';
 
 /** The clock every use case reads; tests pass a fixed one. */
 export interface Clock {
@@ -14,6 +15,14 @@ export interface Services {
   readonly ids: IdSource;
   /** Where document and asset bytes are kept (default: the database's `blobs` table). */
   readonly blobs: BlobStore;
+  /** The payment provider port and the origin buyers return to (default: no accounts). */
+  readonly payments: PaymentServices;
+}
+
+export interface PaymentServices {
+  readonly provider: PaymentProvider;
+  /** `PUBLIC_BASE_URL`: return and cancel URLs are built on it; null when unset. */
+  readonly publicBaseUrl: string | null;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -28,5 +37,6 @@ export function createServices(
     clock: overrides.clock ?? systemClock,
     ids,
     blobs: overrides.blobs ?? databaseBlobStore(ids),
+    payments: overrides.payments ?? { provider: noPaymentProvider, publicBaseUrl: null },
   };
 }

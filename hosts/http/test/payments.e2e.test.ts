@@ -1,0 +1,236 @@
+import {
+  consumeOnce,
+  flowMatchingProjection,
+  paymentServicesOf,
+  runDueJobs,
+  runDuePaymentJobs,
+} from '@cartwright/service';
+import { type PayPalFixture, startPayPalFixture } from '@cartwright/tooling/paypal-fixture';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from './harness.ts';
+
+// Issue 13, end to end over HTTP with the loopback PayPal fixture: checkout with a provider method
+// → the payment-worker creates the provider order → the buyer approves and returns → the worker
+// reads the provider and captures → the order is paid once, `payment.captured` runs the starter
+// flow; refunds are reserved against the captured balance and never exceed it.
+
+let h: Harness;
+let fixture: PayPalFixture;
+let productId: string;
+let channelKey: string;
+const PROVIDER_METHOD = '0190f0c8-0000-7000-8000-0000000e0001';
+const MERCHANT = 'MERCHANTA1';
+
+beforeAll(async () => {
+  fixture = await startPayPalFixture();
+  // Accounts are keyed by shop id, known only once the harness made its shops: the provider is
+  // built on first use, from the same variables an operator sets.
+  h = await createHarness({
+    payments: {
+      get provider() {
+        return providerOf();
+      },
+      publicBaseUrl: 'http://127.0.0.1:3000',
+    },
+  });
+  ({ productId, channelKey } = await h.sellableTea());
+  const saved = await h.call('PUT', `/api/basis/payment-methods/${PROVIDER_METHOD}`, {
+    token: h.shopA.token,
+    body: { revision: 0, key: 'paypal', translations: { en: { name: 'PayPal' } }, handler: 'provider' },
+  });
+  expect(saved.status).toBe(200);
+});
+afterAll(async () => {
+  await h?.close();
+  await fixture?.close();
+});
+
+let provider: ReturnType<typeof paymentServicesOf>['provider'] | undefined;
+/** Shop A's account at the fixture (contract base URL: attempts are labelled contract-fixture). */
+function providerOf() {
+  if (!provider) {
+    fixture.addAccount({
+      clientId: 'client-a',
+      clientSecret: 'secret-a',
+      merchantId: MERCHANT,
+      webhookId: 'WH-A',
+    });
+    provider = paymentServicesOf({
+      PROVIDER_ACCOUNTS: JSON.stringify({
+        [h.shopA.tenantId]: {
+          clientId: 'client-a',
+          clientSecret: 'secret-a',
+          webhookId: 'WH-A',
+          bnCode: 'CARTWRIGHT_TEST',
+          environment: 'sandbox',
+          merchantId: MERCHANT,
+        },
+      }),
+      PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
+      PROVIDER_CONTRACT_BASE_URL: fixture.url,
+    }).provider;
+  }
+  return provider;
+}
+
+const staff = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+  h.call(method, path, { token: h.shopA.token, body, ...(headers ? { headers } : {}) });
+
+function expectOk(response: { status: number; body: unknown }, status = 200) {
+  if (response.status !== status) throw new Error(`${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body as Record<string, unknown>;
+}
+
+/** Every role's work, driven until nothing is due: payments, then flow matching and flow jobs. */
+async function runWorkers() {
+  for (let round = 0; round < 20; round++) {
+    const payments = await runDuePaymentJobs(h.services, { owner: 'e2e', leaseMs: 30_000, limit: 10 });
+    const options = { owner: 'e2e', leaseMs: 30_000, batchSize: 100, maxBatches: 10 };
+    let matched = 0;
+    while ((await consumeOnce(h.services, flowMatchingProjection, options)).tenantId !== null) matched += 1;
+    const flows = await runDueJobs(h.services, { owner: 'e2e', leaseMs: 30_000, batchSize: 20 });
+    if (payments.ran === 0 && matched === 0 && flows === 0) return;
+  }
+  throw new Error('the workers did not settle');
+}
+
+/** A registered visitor's order paid with the provider method: answers its id and context token. */
+async function providerOrder(quantity = 1): Promise<{ orderId: string; token: string }> {
+  const token = await h.visitorWithCart(channelKey, [{ productId, quantity }]);
+  const headers = { 'x-channel-key': channelKey, 'x-context-token': token };
+  expectOk(await h.call('PATCH', '/store-api/cart', { headers, body: { paymentMethodId: PROVIDER_METHOD } }));
+  const order = expectOk(await h.call('POST', '/store-api/checkout', { headers }), 201);
+  return { orderId: order.id as string, token };
+}
+
+async function buyerPayment(orderId: string, token: string) {
+  const headers = { 'x-channel-key': channelKey, 'x-context-token': token };
+  return expectOk(await h.call('GET', `/store-api/orders/${orderId}/payment`, { headers }));
+}
+
+/** What the buyer's browser does at the provider: approve, then follow the redirect back to us. */
+async function approveAndReturn(approvalUrl: string): Promise<number> {
+  const approved = await fetch(approvalUrl, { redirect: 'manual' });
+  const location = new URL(approved.headers.get('location')!);
+  return (await h.app.request(`${location.pathname}${location.search}`)).status;
+}
+
+async function ledgerOf(orderId: string) {
+  return expectOk(await staff('GET', `/api/orders/${orderId}/payments`)) as {
+    paymentState: string;
+    attempts: {
+      id: string;
+      status: string;
+      contractFixture: boolean;
+      providerOrderId: string;
+      capture: { id: string; amount: number } | null;
+      balance: { captured: number; confirmed: number; pending: number; remaining: number } | null;
+      refunds: { amount: number; status: string }[];
+    }[];
+  };
+}
+
+describe('a provider payment, end to end', () => {
+  let orderId: string;
+  let total: number;
+
+  it('checkout opens an attempt; the worker creates the provider order and the buyer sees its link', async () => {
+    const placed = await providerOrder();
+    orderId = placed.orderId;
+    const before = await buyerPayment(orderId, placed.token);
+    expect(before).toMatchObject({
+      paymentState: 'open',
+      attempt: { status: 'creating', approvalUrl: null },
+    });
+    await runWorkers();
+    const waiting = await buyerPayment(orderId, placed.token);
+    expect(waiting.attempt).toMatchObject({ status: 'awaiting_approval' });
+    const approvalUrl = (waiting.attempt as { approvalUrl: string }).approvalUrl;
+    expect(approvalUrl.startsWith(fixture.url)).toBe(true);
+
+    // The return alone changes nothing: only the provider's answer, read by the worker, does.
+    expect(await approveAndReturn(approvalUrl)).toBe(200);
+    expect((await ledgerOf(orderId)).paymentState).toBe('open');
+    await runWorkers();
+
+    const ledger = await ledgerOf(orderId);
+    expect(ledger.paymentState).toBe('paid');
+    const [attempt] = ledger.attempts;
+    expect(attempt).toMatchObject({ status: 'captured', contractFixture: true });
+    expect(fixture.captures(attempt!.providerOrderId)).toHaveLength(1);
+    total = attempt!.capture!.amount!;
+    const order = expectOk(await staff('GET', `/api/orders/${orderId}`)).order as Record<string, unknown>;
+    expect(order.paymentState).toBe('paid');
+    expect((order.price as { total: { gross: number } }).total.gross).toBe(total);
+
+    // payment.captured was recorded once and the starter flow wrote its note.
+    const captured = await h.database.rows<{ count: number }>(
+      sql`select count(*)::int as count from outbox_events where tenant_id = ${h.shopA.tenantId} and name = 'payment.captured' and payload->>'orderId' = ${orderId}`,
+    );
+    expect(captured[0]?.count).toBe(1);
+    const activities = expectOk(await staff('GET', `/api/orders/${orderId}`)).activities as {
+      kind: string;
+      text: string | null;
+    }[];
+    expect(activities.some((activity) => activity.text === 'Payment received.')).toBe(true);
+  });
+
+  it('refunds 30 % and 40 %, refuses a further 40 %, and keeps the balance exact to the cent', async () => {
+    const thirty = Math.round(total * 0.3);
+    const forty = Math.round(total * 0.4);
+    const refund = (amount: number, key: string) =>
+      staff('POST', `/api/orders/${orderId}/payments/refunds`, { amount }, { 'idempotency-key': key });
+    expect((await refund(thirty, 'refund-thirty-1')).status).toBe(201);
+    const replay = expectOk(await refund(thirty, 'refund-thirty-1'), 201);
+    expect(replay.replayed).toBe(true);
+    expect((await refund(forty, 'refund-forty-01')).status).toBe(201);
+    const refused = await refund(forty, 'refund-forty-02');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'REFUND_EXCEEDS_BALANCE', remaining: total - thirty - forty });
+    await runWorkers();
+    const [attempt] = (await ledgerOf(orderId)).attempts;
+    expect(attempt!.refunds.map((item) => [item.amount, item.status])).toEqual([
+      [thirty, 'confirmed'],
+      [forty, 'confirmed'],
+    ]);
+    expect(attempt!.balance).toMatchObject({
+      captured: total,
+      confirmed: thirty + forty,
+      pending: 0,
+      remaining: total - thirty - forty,
+    });
+    expect(
+      fixture
+        .refunds(attempt!.capture!.id)
+        .map((item) => item.amount?.value)
+        .sort(),
+    ).toEqual([(thirty / 100).toFixed(2), (forty / 100).toFixed(2)].sort());
+    expect((await ledgerOf(orderId)).paymentState).toBe('refunded_partially');
+  });
+
+  it('recovers a capture whose answer was lost by reading the provider: paid once, one capture', async () => {
+    const placed = await providerOrder();
+    await runWorkers();
+    const waiting = await buyerPayment(placed.orderId, placed.token);
+    fixture.failNext({ path: /\/capture$/, kind: 'drop-after-performing' });
+    expect(await approveAndReturn((waiting.attempt as { approvalUrl: string }).approvalUrl)).toBe(200);
+    await runWorkers();
+    const ledger = await ledgerOf(placed.orderId);
+    expect(ledger.paymentState).toBe('paid');
+    expect(fixture.captures(ledger.attempts[0]!.providerOrderId)).toHaveLength(1);
+  });
+
+  it('refuses a return whose token is not the attempt’s provider order, and changes nothing', async () => {
+    const placed = await providerOrder();
+    await runWorkers();
+    const waiting = (await buyerPayment(placed.orderId, placed.token)).attempt as { attemptId: string };
+    const forged = await h.app.request(
+      `/payments/return/${h.shopA.tenantId}/${waiting.attemptId}?token=FORGED123`,
+    );
+    expect(forged.status).toBe(404);
+    const foreign = await h.app.request(`/payments/return/${h.shopB.tenantId}/${waiting.attemptId}?token=X`);
+    expect(foreign.status).toBe(404);
+    expect((await ledgerOf(placed.orderId)).attempts[0]!.status).toBe('awaiting_approval');
+  });
+});

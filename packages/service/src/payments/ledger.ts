@@ -1,0 +1,217 @@
+import { openRefundLedger, refundBalance, requestRefund } from '@cartwright/payment-ledger';
+import {
+  countUnresolvedPaymentJobs,
+  type Executor,
+  findOrder,
+  findPaymentAttempt,
+  hasOpenPaymentJob,
+  listPaymentAttempts,
+  listPaymentJobs,
+  type PaymentAttemptRow,
+  queuePaymentJob,
+} from '@cartwright/repository';
+import { fail, ok, type Result } from '../kernel/errors.ts';
+import type { Services } from '../kernel/services.ts';
+import { loadAttempt, storeDecision } from './attempts.ts';
+
+// What merchants and buyers do with an order's provider payment: read its ledger, ask for a
+// reconciliation, request a refund, and come back from the provider's approval page. None of these
+// marks anything paid: only the payment-worker's decisions on the provider's own answers do.
+
+/** Statuses in which an attempt may still change by what the provider says. */
+const OPEN_STATUSES = new Set(['creating', 'awaiting_approval', 'capturing', 'pending_capture', 'uncertain']);
+
+/** The ledger of an order: attempts with their capture, refunds, balance and recent jobs. */
+export async function orderPaymentLedger(db: Executor, tenantId: string, orderId: string) {
+  const order = await findOrder(db, tenantId, orderId);
+  if (!order) return fail('NOT_FOUND', 'No order with this id exists in this shop.');
+  const rows = await listPaymentAttempts(db, tenantId, orderId);
+  const jobs = await listPaymentJobs(
+    db,
+    tenantId,
+    rows.map((row) => row.id),
+    100,
+  );
+  return ok({
+    orderId,
+    paymentState: order.paymentState,
+    attempts: rows.map((row) => attemptView(row, jobs)),
+    unresolved: await countUnresolvedPaymentJobs(db, tenantId),
+  });
+}
+
+function attemptView(row: PaymentAttemptRow, jobs: Awaited<ReturnType<typeof listPaymentJobs>>) {
+  const { state, refunds } = loadAttempt(row);
+  return {
+    id: row.id,
+    status: state.status,
+    provider: row.provider,
+    environment: row.environment,
+    contractFixture: row.contractFixture,
+    adapterVersion: row.adapterVersion,
+    amount: row.amount,
+    currency: row.currency,
+    precision: row.precision,
+    providerOrderId: state.providerOrderId,
+    approvalUrl: state.approvalUrl,
+    capture: state.capture
+      ? { id: state.capture.id, status: state.capture.status, amount: state.capture.amount?.amount ?? null }
+      : null,
+    paid: state.paid,
+    stockReleased: state.stockReleased,
+    review: state.review ? { reason: state.review.reason, mismatches: [...state.review.mismatches] } : null,
+    failure: state.failure,
+    refunds: (refunds?.refunds ?? []).map((refund) => ({
+      id: refund.id,
+      amount: refund.amount.amount,
+      status: refund.status,
+      providerRefundId: refund.providerRefundId,
+      origin: refund.origin,
+      kind: refund.kind,
+      failure: refund.failure,
+    })),
+    balance: refunds ? refundBalance(refunds) : null,
+    jobs: jobs
+      .filter((job) => job.attemptId === row.id)
+      .map((job) => ({
+        id: job.id,
+        kind: job.kind,
+        status: job.status,
+        tries: job.tries,
+        error: job.error ?? null,
+        createdAt: job.createdAt.toISOString(),
+      })),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Queues a reconciliation of every attempt of the order that the provider may still change. */
+export async function reconcileOrderPayments(
+  services: Services,
+  tenantId: string,
+  orderId: string,
+): Promise<Result<{ orderId: string; queued: number }>> {
+  return services.database.transaction(async (tx) => {
+    const order = await findOrder(tx, tenantId, orderId);
+    if (!order) return fail('NOT_FOUND', 'No order with this id exists in this shop.');
+    let queued = 0;
+    for (const row of await listPaymentAttempts(tx, tenantId, orderId)) {
+      if (row.providerOrderId === null || !OPEN_STATUSES.has(row.status)) continue;
+      if (await hasOpenPaymentJob(tx, tenantId, row.id, 'reconcile')) continue;
+      await queuePaymentJob(tx, {
+        tenantId,
+        id: services.ids.next(),
+        attemptId: row.id,
+        kind: 'reconcile',
+        availableAt: services.clock.now(),
+      });
+      queued += 1;
+    }
+    return ok({ orderId, queued });
+  });
+}
+
+/**
+ * Reserves a refund of `amount` (minor units) against the remaining captured balance of the
+ * order's captured attempt, under the attempt's row lock, and queues sending it. A replay of the
+ * same Idempotency-Key answers the same refund; an amount past the balance is refused with the
+ * remaining balance. Idempotency keys are scoped to the order.
+ */
+export async function requestOrderRefund(
+  services: Services,
+  tenantId: string,
+  orderId: string,
+  request: { readonly amount: number; readonly idempotencyKey: string },
+) {
+  return services.database.transaction(async (tx) => {
+    const order = await findOrder(tx, tenantId, orderId);
+    if (!order) return fail('NOT_FOUND', 'No order with this id exists in this shop.');
+    const captured = (await listPaymentAttempts(tx, tenantId, orderId)).filter(
+      (row) => row.status === 'captured',
+    );
+    const row = captured.at(-1);
+    if (!row) return fail('CONFLICT', 'The order has no captured provider payment to refund.');
+    const loaded = loadAttempt((await findPaymentAttempt(tx, tenantId, row.id, 'update'))!);
+    const ledger = loaded.refunds ?? openRefundLedger(loaded.attempt, loaded.state);
+    if ('ok' in ledger && !ledger.ok) return fail('CONFLICT', ledger.detail);
+    const open = 'ok' in ledger ? ledger.value : ledger;
+    const requested = requestRefund(open, {
+      refundId: services.ids.next(),
+      idempotencyKey: request.idempotencyKey,
+      amount: {
+        amount: request.amount,
+        currency: loaded.attempt.amount.currency,
+        precision: loaded.attempt.amount.precision,
+      },
+    });
+    if (!requested.ok) {
+      const remaining =
+        'remaining' in requested ? (requested.remaining as { amount?: number } | number) : undefined;
+      return fail(
+        requested.code === 'REFUND_EXCEEDS_BALANCE' ? 'REFUND_EXCEEDS_BALANCE' : 'CONFLICT',
+        requested.detail,
+        {
+          extensions: {
+            reason: requested.code,
+            ...(remaining === undefined
+              ? {}
+              : { remaining: typeof remaining === 'number' ? remaining : (remaining.amount ?? null) }),
+          },
+        },
+      );
+    }
+    const { ledger: after, refund, replayed, effects } = requested.value;
+    if (!replayed) await storeDecision(tx, services, loaded, { refunds: after, effects });
+    return ok({
+      orderId,
+      attemptId: loaded.attempt.id,
+      refund: { id: refund.id, amount: refund.amount.amount, status: refund.status },
+      replayed,
+      balance: refundBalance(replayed ? open : after),
+    });
+  });
+}
+
+/**
+ * The buyer came back from the provider's approval page. The return proves nothing (anyone can
+ * open the URL): it only asks the payment-worker to read the provider's order, which captures it
+ * when the provider says it is approved. The `token` must be the attempt's provider order id.
+ */
+export async function returnFromProvider(
+  services: Services,
+  tenantId: string,
+  attemptId: string,
+  token: string,
+): Promise<Result<{ attemptId: string; status: string }>> {
+  return services.database.transaction(async (tx) => {
+    const row = await findPaymentAttempt(tx, tenantId, attemptId, 'update');
+    if (!row || row.providerOrderId === null || row.providerOrderId !== token) {
+      return fail('NOT_FOUND', 'No payment is waiting for this return.');
+    }
+    if (OPEN_STATUSES.has(row.status) && !(await hasOpenPaymentJob(tx, tenantId, row.id, 'reconcile'))) {
+      await queuePaymentJob(tx, {
+        tenantId,
+        id: services.ids.next(),
+        attemptId: row.id,
+        kind: 'reconcile',
+        availableAt: services.clock.now(),
+      });
+    }
+    return ok({ attemptId: row.id, status: row.status });
+  });
+}
+
+/** The buyer's view of an order's payment: the newest attempt's status and where to approve it. */
+export async function buyerPayment(db: Executor, tenantId: string, orderId: string) {
+  const [latest] = (await listPaymentAttempts(db, tenantId, orderId)).reverse();
+  if (!latest) return null;
+  const { state } = loadAttempt(latest);
+  return {
+    attemptId: latest.id,
+    status: state.status,
+    approvalUrl: state.status === 'awaiting_approval' ? state.approvalUrl : null,
+    amount: latest.amount,
+    currency: latest.currency,
+  };
+}
