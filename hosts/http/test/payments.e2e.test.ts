@@ -233,4 +233,71 @@ describe('a provider payment, end to end', () => {
     expect(foreign.status).toBe(404);
     expect((await ledgerOf(placed.orderId)).attempts[0]!.status).toBe('awaiting_approval');
   });
+
+  it('lets 50 concurrent refund requests over one capture accept at most the captured amount', async () => {
+    const placed = await providerOrder(3);
+    await runWorkers();
+    const waiting = await buyerPayment(placed.orderId, placed.token);
+    expect(await approveAndReturn((waiting.attempt as { approvalUrl: string }).approvalUrl)).toBe(200);
+    await runWorkers();
+    const captured = (await ledgerOf(placed.orderId)).attempts[0]!.capture!.amount!;
+    const amount = Math.ceil(captured * 0.07);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        staff(
+          'POST',
+          `/api/orders/${placed.orderId}/payments/refunds`,
+          { amount },
+          { 'idempotency-key': `concurrent-refund-${index}` },
+        ),
+      ),
+    );
+    const accepted = answers.filter((answer) => answer.status === 201).length;
+    expect(
+      answers.every((answer) => answer.status === 201 || answer.body.code === 'REFUND_EXCEEDS_BALANCE'),
+    ).toBe(true);
+    expect(accepted).toBe(Math.floor(captured / amount));
+    await runWorkers();
+    const [attempt] = (await ledgerOf(placed.orderId)).attempts;
+    expect(attempt!.balance).toMatchObject({ confirmed: accepted * amount, pending: 0 });
+    expect(attempt!.balance!.confirmed).toBeLessThanOrEqual(captured);
+    const sent = fixture
+      .refunds(attempt!.capture!.id)
+      .map((refund) => Math.round(Number(refund.amount?.value) * 100));
+    expect(sent.reduce((sum, value) => sum + value, 0)).toBe(accepted * amount);
+  });
+
+  it('moves an order to payment review when the provider captured after the order was cancelled', async () => {
+    const placed = await providerOrder();
+    await runWorkers();
+    const [created] = (await ledgerOf(placed.orderId)).attempts;
+    fixture.approve(created!.providerOrderId);
+    // A capture that reached the provider (its dashboard, or a call in flight) while the merchant
+    // cancelled the order here.
+    const raced = await h.services.payments.provider.captureOrder(
+      h.shopA.tenantId,
+      created!.providerOrderId,
+      'race-capture-1',
+    );
+    expect(raced.outcome).toBe('done');
+    const order = expectOk(await staff('GET', `/api/orders/${placed.orderId}`)).order as { revision: number };
+    expectOk(
+      await staff('POST', `/api/orders/${placed.orderId}/transitions`, {
+        machine: 'order',
+        to: 'cancelled',
+        revision: order.revision,
+      }),
+    );
+    expect(
+      expectOk(await staff('POST', `/api/orders/${placed.orderId}/payments/reconcile`)).queued,
+    ).toBe(1);
+    await runWorkers();
+    const ledger = await ledgerOf(placed.orderId);
+    expect(ledger.attempts[0]).toMatchObject({ status: 'review' });
+    const activities = expectOk(await staff('GET', `/api/orders/${placed.orderId}`)).activities as {
+      kind: string;
+    }[];
+    expect(activities.filter((activity) => activity.kind === 'payment_review')).toHaveLength(1);
+    expect(fixture.captures(created!.providerOrderId)).toHaveLength(1);
+  });
 });
