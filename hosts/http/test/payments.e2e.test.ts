@@ -288,9 +288,8 @@ describe('a provider payment, end to end', () => {
         revision: order.revision,
       }),
     );
-    expect(
-      expectOk(await staff('POST', `/api/orders/${placed.orderId}/payments/reconcile`)).queued,
-    ).toBe(1);
+    // The cancellation already asked the worker to read the provider: nothing more to queue.
+    expect(expectOk(await staff('POST', `/api/orders/${placed.orderId}/payments/reconcile`)).queued).toBe(0);
     await runWorkers();
     const ledger = await ledgerOf(placed.orderId);
     expect(ledger.attempts[0]).toMatchObject({ status: 'review' });
@@ -299,5 +298,43 @@ describe('a provider payment, end to end', () => {
     }[];
     expect(activities.filter((activity) => activity.kind === 'payment_review')).toHaveLength(1);
     expect(fixture.captures(created!.providerOrderId)).toHaveLength(1);
+  });
+
+  it('cancels an order awaiting the buyer only after the provider is read, releasing its stock once', async () => {
+    const placed = await providerOrder(2);
+    await runWorkers();
+    const stockOf = async () =>
+      (
+        (expectOk(await staff('GET', `/api/catalog/products/${productId}`)).product ??
+          expectOk(await staff('GET', `/api/catalog/products/${productId}`))) as { stockAvailable: number }
+      ).stockAvailable;
+    const reserved = await stockOf();
+    const order = expectOk(await staff('GET', `/api/orders/${placed.orderId}`)).order as { revision: number };
+    expectOk(
+      await staff('POST', `/api/orders/${placed.orderId}/transitions`, {
+        machine: 'order',
+        to: 'cancelled',
+        revision: order.revision,
+      }),
+    );
+    // The provider has not been asked yet: the stock is still held.
+    const held = expectOk(await staff('GET', `/api/orders/${placed.orderId}`)).reservations as {
+      status: string;
+    }[];
+    expect(held.map((reservation) => reservation.status)).toEqual(['reserved']);
+    expect(await stockOf()).toBe(reserved);
+    await runWorkers();
+    const released = expectOk(await staff('GET', `/api/orders/${placed.orderId}`)).reservations as {
+      status: string;
+    }[];
+    expect(released.map((reservation) => reservation.status)).toEqual(['released']);
+    expect(await stockOf()).toBe(reserved + 2);
+    expect((await ledgerOf(placed.orderId)).attempts[0]).toMatchObject({ status: 'cancelled' });
+    // A buyer who approves afterwards pays nothing: the return reads the provider, captures nothing.
+    const [attempt] = (await ledgerOf(placed.orderId)).attempts;
+    fixture.approve(attempt!.providerOrderId);
+    await runWorkers();
+    expect(fixture.captures(attempt!.providerOrderId)).toHaveLength(0);
+    expect(await stockOf()).toBe(reserved + 2);
   });
 });

@@ -24,6 +24,7 @@ import * as v from 'valibot';
 import { fail, ok, type Result } from '../kernel/errors.ts';
 import { type Actor, recordEvent } from '../kernel/events.ts';
 import type { Services } from '../kernel/services.ts';
+import { cancelProviderPayments } from '../payments/cancellation.ts';
 
 export { MachineName };
 
@@ -53,7 +54,8 @@ function snapshotOf(order: OrderRow): StateSnapshot {
 /**
  * Moves one of an order's three state machines, in the caller's transaction: checks the move and
  * every guard (`@cartwright/commerce`), releases the stock reservation exactly once on cancel
- * (and reserves it again on reopen, refusing when stock is short), bumps the revision, writes an
+ * (after the provider, when a provider payment is open: `payments/cancellation.ts`) and reserves
+ * it again on reopen, refusing when stock is short; bumps the revision, writes an
  * activity entry and emits the transition event.
  */
 export async function transitionOrder(
@@ -79,10 +81,14 @@ export async function transitionOrder(
   }
   const { from, to, action, event } = step.value;
   const at = services.clock.now();
-  let stock: 'released' | 'reserved' | null = null;
+  let stock: 'released' | 'reserved' | 'held for the provider' | null = null;
   if (releasesStock(request.machine, from, to)) {
-    await releaseOrderStock(tx, tenantId, orderId, at);
-    stock = 'released';
+    // Money in the provider's hands is asked about first; its job releases the stock once.
+    if (await cancelProviderPayments(tx, services, tenantId, orderId)) stock = 'held for the provider';
+    else {
+      await releaseOrderStock(tx, tenantId, orderId, at);
+      stock = 'released';
+    }
   } else if (reservesStock(request.machine, from, to)) {
     const short = await reserveAgain(tx, services, tenantId, orderId);
     if (short)

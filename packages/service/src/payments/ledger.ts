@@ -13,13 +13,14 @@ import {
 import { fail, ok, type Result } from '../kernel/errors.ts';
 import type { Services } from '../kernel/services.ts';
 import { loadAttempt, storeDecision } from './attempts.ts';
+import { OPEN_ATTEMPT_STATUSES } from './cancellation.ts';
 
 // What merchants and buyers do with an order's provider payment: read its ledger, ask for a
 // reconciliation, request a refund, and come back from the provider's approval page. None of these
 // marks anything paid: only the payment-worker's decisions on the provider's own answers do.
 
 /** Statuses in which an attempt may still change by what the provider says. */
-const OPEN_STATUSES = new Set(['creating', 'awaiting_approval', 'capturing', 'pending_capture', 'uncertain']);
+const OPEN_STATUSES = new Set(OPEN_ATTEMPT_STATUSES);
 
 /** The ledger of an order: attempts with their capture, refunds, balance and recent jobs. */
 export async function orderPaymentLedger(db: Executor, tenantId: string, orderId: string) {
