@@ -22,6 +22,8 @@ export const SELLABLE = {
   reducedTax: '0190f0c8-0000-7000-8000-0000000f0002',
   parcel: '0190f0c8-0000-7000-8000-0000000f0003',
   invoice: '0190f0c8-0000-7000-8000-0000000f0004',
+  /** The provider payment method `addProviderPayment` adds (not part of `makeSellable`). */
+  provider: '0190f0c8-0000-7000-8000-0000000f0005',
   address: {
     firstName: 'Ada',
     lastName: 'Lovelace',
@@ -106,11 +108,31 @@ export async function makeSellable(services: Services, tenantId: string): Promis
   return { tenantId, channelId: main!.id };
 }
 
-/** A logged-in customer whose cart holds `lines` (product id → quantity), ready for checkout. */
+/** Adds the payment method `SELLABLE.provider` (handler `provider`: the shop's payment provider). */
+export async function addProviderPayment(services: Services, tenantId: string): Promise<void> {
+  await services.database.transaction(async (tx) => {
+    await saveBasis(
+      tx,
+      'paymentMethods',
+      tenantId,
+      SELLABLE.provider,
+      0,
+      { id: SELLABLE.provider, translations: { en: { name: 'PayPal' } }, handler: 'provider' },
+      services.clock.now(),
+    );
+    await bumpBasisRevision(tx, tenantId);
+  });
+}
+
+/**
+ * A logged-in customer whose cart holds `lines` (product id → quantity), ready for checkout with
+ * the invoice method (or `paymentMethodId`).
+ */
 export async function readyVisitor(
   services: Services,
   shop: SellableShop,
   lines: Record<string, number>,
+  options: { readonly paymentMethodId?: string } = {},
 ): Promise<{ context: StoreContextRow; customerId: string }> {
   return services.database.transaction(async (tx) => {
     const customer = await insertCustomer(tx, {
@@ -132,7 +154,7 @@ export async function readyVisitor(
       billingAddress: SELLABLE.address,
       shippingAddress: SELLABLE.address,
       shippingMethodId: SELLABLE.parcel,
-      paymentMethodId: SELLABLE.invoice,
+      paymentMethodId: options.paymentMethodId ?? SELLABLE.invoice,
     });
     return { context, customerId: customer.id };
   });
