@@ -11,10 +11,12 @@ import {
   operationInputSchema,
   type Principal,
   problemResponse,
+  receiveProviderWebhook,
   operations as registeredOperations,
   returnFromProvider,
   type Services,
   type Storefront,
+  WEBHOOK_BODY_LIMIT_BYTES,
 } from '@cartwright/service';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -265,6 +267,49 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
       });
     });
   }
+
+  // The payment provider's webhooks for one shop. No bearer token: the provider calls it, and
+  // the shop's own account verifies each delivery with the provider before anything is stored.
+  // The body is read as the exact text sent (verification compares bytes), at most 64 KiB.
+  served.add('POST', '/webhooks/payments/:tenantId');
+  app.post('/webhooks/payments/:tenantId', async (c) => {
+    const id = c.get('requestId');
+    const tooLarge = () =>
+      problemResponse(
+        fail(
+          'PAYLOAD_TOO_LARGE',
+          `A payment webhook body may hold at most ${WEBHOOK_BODY_LIMIT_BYTES} bytes.`,
+        ),
+        id,
+      );
+    if (Number(c.req.header('content-length') ?? 0) > WEBHOOK_BODY_LIMIT_BYTES) return tooLarge();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    if (c.req.raw.body) {
+      const reader = c.req.raw.body.getReader();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        size += read.value.byteLength;
+        if (size > WEBHOOK_BODY_LIMIT_BYTES) {
+          await reader.cancel();
+          return tooLarge();
+        }
+        chunks.push(read.value);
+      }
+    }
+    const tenantId = c.req.param('tenantId') ?? '';
+    if (!v.is(v.pipe(v.string(), v.uuid()), tenantId)) {
+      return problemResponse(fail('NOT_FOUND', 'This shop receives no payment provider webhooks.'), id);
+    }
+    let body: string;
+    try {
+      body = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    } catch {
+      return problemResponse(fail('UNAUTHENTICATED', 'A payment webhook body must be UTF-8 text.'), id);
+    }
+    const received = await receiveProviderWebhook(services, tenantId, { headers: c.req.header(), body });
+    if (!received.ok) return problemResponse(received, id);
+    return c.json(received.value);
+  });
 
   // Before the token check: the API's description and its HTML reference hold no shop data.
   const document = openApiDocument(operations, options.version ?? '0.1.0');

@@ -1,5 +1,6 @@
 import {
   consumeOnce,
+  createServices,
   flowMatchingProjection,
   paymentServicesOf,
   runDueJobs,
@@ -336,5 +337,70 @@ describe('a provider payment, end to end', () => {
     await runWorkers();
     expect(fixture.captures(attempt!.providerOrderId)).toHaveLength(0);
     expect(await stockOf()).toBe(reserved + 2);
+  });
+
+  it('lists the payments that need a look across the shop, a page at a time', async () => {
+    const attention = expectOk(await staff('GET', '/api/payments')) as {
+      items: { orderId: string; status: string }[];
+      next: string | null;
+      unresolved: { uncertain: number; failed: number };
+    };
+    expect(attention.items.map((item) => item.status)).toEqual(['review']);
+    expect(attention.unresolved).toEqual({ uncertain: 0, failed: 0 });
+    const captured = expectOk(await staff('GET', '/api/payments?status=captured&limit=2')) as {
+      items: { id: string; status: string }[];
+      next: string | null;
+    };
+    expect(captured.items).toHaveLength(2);
+    const rest = expectOk(
+      await staff('GET', `/api/payments?status=captured&limit=2&before=${captured.next}`),
+    ) as {
+      items: { id: string }[];
+      next: string | null;
+    };
+    const ids = [...captured.items, ...rest.items].map((item) => item.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+    expect((await staff('GET', '/api/payments?before=bm90IGEgY3Vyc29y')).status).toBe(422);
+    expect((await staff('GET', '/api/payments?status=paid')).status).toBe(422);
+  });
+
+  it('never reconciles an attempt with another environment or adapter than it was made with', async () => {
+    const placed = await providerOrder();
+    await runWorkers();
+    // The same shop's account switched to live: its process must not speak for the sandbox attempt.
+    const live = createServices(h.database, {
+      payments: paymentServicesOf({
+        PROVIDER_ACCOUNTS: JSON.stringify({
+          [h.shopA.tenantId]: {
+            clientId: 'client-a',
+            clientSecret: 'secret-a',
+            webhookId: 'WH-A',
+            bnCode: 'CARTWRIGHT_TEST',
+            environment: 'live',
+            merchantId: MERCHANT,
+          },
+        }),
+        PUBLIC_BASE_URL: 'https://shop.example',
+        PROVIDER_CONTRACT_BASE_URL: fixture.url,
+      }),
+    });
+    const calls = fixture.calls.length;
+    expectOk(await staff('POST', `/api/orders/${placed.orderId}/payments/reconcile`));
+    const round = await runDuePaymentJobs(live, { owner: 'live', leaseMs: 30_000, limit: 10 });
+    expect(round.unresolved).toEqual([expect.objectContaining({ kind: 'reconcile', status: 'uncertain' })]);
+    expect(fixture.calls.length).toBe(calls);
+    const [attempt] = (await ledgerOf(placed.orderId)).attempts as unknown as {
+      status: string;
+      jobs: { kind: string; status: string; error: { code: string } | null }[];
+    }[];
+    expect(attempt!.status).toBe('awaiting_approval');
+    expect(attempt!.jobs[0]).toMatchObject({
+      kind: 'reconcile',
+      status: 'uncertain',
+      error: { code: 'ADAPTER_MISMATCH' },
+    });
+    const listed = expectOk(await staff('GET', '/api/payments')) as { unresolved: { uncertain: number } };
+    expect(listed.unresolved.uncertain).toBe(1);
   });
 });

@@ -183,6 +183,7 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'orders.transition': [{ orderId: aOrderId, machine: 'order', to: 'in_progress', revision: 1 }, true],
     'orders.update': [{ orderId: aOrderId, revision: 1, tags: ['intruder'] }, true],
     'orders.notes.add': [{ orderId: aOrderId, text: 'intruder' }, true],
+    'payments.list': [{}, false],
     'orders.payments.get': [{ orderId: aOrderId }, true],
     'orders.payments.reconcile': [{ orderId: aOrderId }, true],
     'orders.payments.refund': [{ orderId: aOrderId, amount: 100, idempotencyKey: 'intruder-refund-1' }, true],

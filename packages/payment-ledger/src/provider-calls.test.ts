@@ -100,6 +100,22 @@ describe('applyCreateResponse', () => {
     expect(decision.effects).toEqual([move('failed'), RELEASE]);
   });
 
+  it.each(['APPROVED', 'COMPLETED'] as const)(
+    'reads a replayed order the buyer already %s (no approval link) instead of failing it',
+    (status) => {
+      const { attempt, state } = attemptIn('uncertain-create');
+      const decision = applyCreateResponse(attempt, state, done(order(status, [], { approvalUrl: null })));
+      expect(decision.state).toMatchObject({
+        status: 'awaiting_approval',
+        providerOrderId: PROVIDER_ORDER_ID,
+        approvalUrl: null,
+        uncertainOperation: null,
+        stockReleased: false,
+      });
+      expect(decision.effects).toEqual([{ kind: 'queue', job: 'reconcile', attemptId: 'a1' }]);
+    },
+  );
+
   it('accepts a loopback link only for a contract-fixture attempt', () => {
     const fixture = attemptIn('creating', { contractFixture: true });
     const loopback = done(order('CREATED', [], { approvalUrl: 'http://127.0.0.1:4010/checkoutnow?token=X' }));

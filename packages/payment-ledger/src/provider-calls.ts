@@ -72,8 +72,19 @@ export function applyCreateResponse(
     case 'done': {
       const order = answer.value;
       if (!PROVIDER_ORDER_ID.test(order.id)) return failed('INVALID_PROVIDER_ORDER_ID');
-      if (order.approvalUrl === null || !isApprovalUrl(order.approvalUrl, attempt))
+      if (order.approvalUrl === null || !isApprovalUrl(order.approvalUrl, attempt)) {
+        // A replay answered after the buyer approved (or paid) carries no approval link: the
+        // order exists and the buyer has been there, so reading it decides the rest.
+        if (order.status === 'APPROVED' || order.status === 'COMPLETED') {
+          return decideAttempt(
+            attempt,
+            state,
+            { status: 'awaiting_approval', providerOrderId: order.id, approvalUrl: null },
+            [queue('reconcile', attempt)],
+          );
+        }
         return failed('NO_APPROVAL_LINK');
+      }
       return decideAttempt(attempt, state, {
         status: 'awaiting_approval',
         providerOrderId: order.id,

@@ -122,6 +122,13 @@ export { MAX_TRIES as PAYMENT_JOB_MAX_TRIES, type PaymentRound, runDuePaymentJob
 export { returnFromProvider } from './payments/ledger.ts';
 export { createPayPalProvider, type PayPalProviderOptions } from './payments/paypal/index.ts';
 export {
+  type ReceivedWebhook,
+  readWebhookEvent,
+  receiveProviderWebhook,
+  WEBHOOK_BODY_LIMIT_BYTES,
+  WEBHOOK_MAX_TRIES,
+} from './payments/webhooks.ts';
+export {
   type CreatedShop,
   createDemoShopIfEmpty,
   createSandbox,

@@ -56,17 +56,23 @@ export function listPaymentAttempts(
   });
 }
 
-/** The shop's attempts in any of `statuses`, most recently changed first. */
+/** The shop's attempts in any of `statuses`, most recently changed first, before `before` (a page). */
 export function listPaymentAttemptsInStatus(
   tx: Executor,
   tenantId: string,
   statuses: readonly string[],
-  limit: number,
+  page: { readonly limit: number; readonly before?: { readonly updatedAt: Date; readonly id: string } },
 ): Promise<PaymentAttemptRow[]> {
+  const before = page.before;
   return selectRows(tx, paymentAttempts, tenantId, {
-    where: [inArray(paymentAttempts.status, [...statuses])],
+    where: [
+      inArray(paymentAttempts.status, [...statuses]),
+      before
+        ? sql`(${paymentAttempts.updatedAt}, ${paymentAttempts.id}) < (${before.updatedAt.toISOString()}::timestamptz, ${before.id}::uuid)`
+        : undefined,
+    ],
     orderBy: [desc(paymentAttempts.updatedAt), desc(paymentAttempts.id)],
-    limit,
+    limit: page.limit,
   });
 }
 

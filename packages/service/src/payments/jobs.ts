@@ -3,6 +3,7 @@ import {
   applyCaptureResponse,
   applyCreateResponse,
   applyRefundResponse,
+  decideCancellation,
   markRefundSent,
   prepareCapture,
   prepareCreate,
@@ -19,6 +20,7 @@ import {
 import type { ProviderAnswer } from '../kernel/payment-provider.ts';
 import type { Services } from '../kernel/services.ts';
 import { type LoadedAttempt, loadAttempt, localOrderOf, storeDecision } from './attempts.ts';
+import { runWebhookJob } from './webhooks.ts';
 
 // The payment-worker's jobs. A job is one provider call (or a read to reconcile): it is leased in
 // a short transaction, the call runs with no transaction open, and its answer is decided by the
@@ -84,6 +86,13 @@ async function runJob(services: Services, owner: string, job: PaymentJobRow): Pr
     return settle(services, owner, job, { status: 'failed', error: failure('NOT_FOUND', 'no such attempt') });
   const loaded = loadAttempt(row);
   const provider = services.payments.provider;
+  const mismatch = adapterMismatch(services, loaded);
+  if (mismatch && job.kind !== 'webhook') {
+    return settle(services, owner, job, {
+      status: 'uncertain',
+      error: failure('ADAPTER_MISMATCH', mismatch),
+    });
+  }
   switch (job.kind) {
     case 'create': {
       const command = prepareCreate(loaded.attempt, loaded.state);
@@ -129,7 +138,16 @@ async function runJob(services: Services, owner: string, job: PaymentJobRow): Pr
     }
     case 'reconcile': {
       const providerOrderId = loaded.state.providerOrderId;
-      if (providerOrderId === null) return decide(services, owner, job, () => null);
+      if (providerOrderId === null) {
+        // No provider order to read yet: only a cancelled order has something to decide (an
+        // attempt whose create was never sent is cancelled and its stock released).
+        return decide(services, owner, job, async (current, tx) => {
+          const local = await localOrderOf(tx, tenantId, current.attempt.orderId);
+          if (local !== null && local.state !== 'cancelled') return null;
+          const decided = decideCancellation(current.attempt, current.state, null);
+          return decided.outcome === 'wait' ? null : decided;
+        });
+      }
       const answer = readAnswer(await provider.getOrder(tenantId, providerOrderId));
       if (answer.outcome === 'unknown') return retry(services, owner, job, answer.reason);
       return decide(services, owner, job, async (current, tx) =>
@@ -143,6 +161,8 @@ async function runJob(services: Services, owner: string, job: PaymentJobRow): Pr
     }
     case 'refund':
       return runRefund(services, owner, job, loaded);
+    case 'webhook':
+      return runWebhookJob(services, owner, job);
     default:
       return settle(services, owner, job, {
         status: 'failed',
@@ -223,6 +243,27 @@ async function decide(
     if (error instanceof LeaseLost) return 'lost';
     throw error;
   }
+}
+
+/**
+ * Why this process may not speak for the attempt: an attempt is reconciled only with the
+ * environment, contract label and adapter version it was created with (an account switched from
+ * sandbox to live, or a process on another adapter version, must not touch it). Null when it may.
+ */
+function adapterMismatch(services: Services, loaded: LoadedAttempt): string | null {
+  const account = services.payments.provider.accountOf(loaded.row.tenantId);
+  if (!account) return null;
+  const { environment, contractFixture, adapterVersion } = loaded.attempt;
+  if (
+    account.environment === environment &&
+    account.contractFixture === contractFixture &&
+    account.adapterVersion === adapterVersion
+  ) {
+    return null;
+  }
+  const label = (env: string, fixture: boolean, version: number) =>
+    `${env}${fixture ? ' (contract fixture)' : ''}, adapter ${version}`;
+  return `the attempt was made in ${label(environment, contractFixture, adapterVersion)}; this process's account is ${label(account.environment, account.contractFixture, account.adapterVersion)}: reconcile it with the original adapter`;
 }
 
 /** A read that could not reach the provider: try again later, or leave it for a person. */

@@ -6,6 +6,7 @@ import {
   findPaymentAttempt,
   hasOpenPaymentJob,
   listPaymentAttempts,
+  listPaymentAttemptsInStatus,
   listPaymentJobs,
   type PaymentAttemptRow,
   queuePaymentJob,
@@ -215,4 +216,52 @@ export async function buyerPayment(db: Executor, tenantId: string, orderId: stri
     amount: latest.amount,
     currency: latest.currency,
   };
+}
+
+/** Attempt statuses a merchant should look at: money uncertain, in review, or waiting at the provider. */
+export const ATTENTION_STATUSES: readonly string[] = ['uncertain', 'review', 'pending_capture'];
+
+/**
+ * The shop's attempts in `statuses` (default: those needing attention), most recently changed
+ * first, a page at a time (`before` is the previous page's `next`), with the shop's counts of
+ * uncertain and failed payment jobs, whatever the filter.
+ */
+export async function listShopPayments(
+  db: Executor,
+  tenantId: string,
+  query: { readonly statuses?: readonly string[]; readonly limit: number; readonly before?: string },
+) {
+  const cursor = query.before ? decodeCursor(query.before) : undefined;
+  if (query.before && !cursor) {
+    return fail('VALIDATION_FAILED', 'The cursor is not one this list answered.', {
+      errors: [{ pointer: '/before', message: 'unknown cursor' }],
+    });
+  }
+  const rows = await listPaymentAttemptsInStatus(db, tenantId, query.statuses ?? ATTENTION_STATUSES, {
+    limit: query.limit + 1,
+    ...(cursor ? { before: cursor } : {}),
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const jobs = await listPaymentJobs(
+    db,
+    tenantId,
+    page.map((row) => row.id),
+    100,
+  );
+  return ok({
+    items: page.map((row) => ({ orderId: row.orderId, ...attemptView(row, jobs) })),
+    next: rows.length > query.limit && last ? encodeCursor(last) : null,
+    unresolved: await countUnresolvedPaymentJobs(db, tenantId),
+  });
+}
+
+const encodeCursor = (row: PaymentAttemptRow) =>
+  Buffer.from(`${row.updatedAt.toISOString()}|${row.id}`).toString('base64url');
+
+function decodeCursor(text: string): { updatedAt: Date; id: string } | undefined {
+  const [at, id] = Buffer.from(text, 'base64url').toString('utf8').split('|');
+  const updatedAt = new Date(at ?? '');
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+  return Number.isNaN(updatedAt.getTime()) || !id || !uuid.test(id) ? undefined : { updatedAt, id };
 }

@@ -1,10 +1,17 @@
+import { ATTEMPT_STATUSES } from '@cartwright/payment-ledger';
 import { findOrder } from '@cartwright/repository';
 import * as v from 'valibot';
 import { contextRequired, resolveStoreContext } from '../customers/contexts.ts';
 import { fail, ok } from '../kernel/errors.ts';
 import { defineOperation, defineStoreOperation } from '../kernel/registry.ts';
-import { Amount, Count, Timestamp, Uuid } from '../kernel/schemas.ts';
-import { buyerPayment, orderPaymentLedger, reconcileOrderPayments, requestOrderRefund } from './ledger.ts';
+import { Amount, Count, Limit, Timestamp, Uuid } from '../kernel/schemas.ts';
+import {
+  buyerPayment,
+  listShopPayments,
+  orderPaymentLedger,
+  reconcileOrderPayments,
+  requestOrderRefund,
+} from './ledger.ts';
 
 const Balance = v.object({
   captured: v.number(),
@@ -56,6 +63,31 @@ const Attempt = v.object({
   ),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+});
+
+const listPayments = defineOperation({
+  name: 'payments.list',
+  summary:
+    "The shop's provider payments that need a look (default: uncertain, in review, or pending at the provider), or those in `status`, most recently changed first, a page at a time, with the shop's counts of uncertain and failed payment jobs.",
+  http: { method: 'GET', path: '/api/payments' },
+  permission: 'orders.read',
+  readOnly: true,
+  input: v.object({
+    status: v.optional(v.picklist(ATTEMPT_STATUSES)),
+    limit: Limit,
+    before: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  }),
+  output: v.object({
+    items: v.array(v.object({ orderId: Uuid, ...Attempt.entries })),
+    next: v.nullable(v.string()),
+    unresolved: v.object({ uncertain: Count, failed: Count }),
+  }),
+  handler: ({ services, tenantId }, input) =>
+    listShopPayments(services.database.db, tenantId, {
+      ...(input.status ? { statuses: [input.status] } : {}),
+      limit: input.limit,
+      ...(input.before ? { before: input.before } : {}),
+    }),
 });
 
 const getPayments = defineOperation({
@@ -156,4 +188,4 @@ const storePayment = defineStoreOperation({
 });
 
 /** The payment operations, in the order the OpenAPI document lists them. */
-export const paymentOperations = [getPayments, reconcilePayments, refundPayment, storePayment];
+export const paymentOperations = [listPayments, getPayments, reconcilePayments, refundPayment, storePayment];
