@@ -15,6 +15,7 @@ import { type ServerType, serve } from '@hono/node-server';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
+import { accountVariables, registerAccount, saveProviderMethod } from './payment-accounts.ts';
 
 // Verified PayPal webhooks over HTTP with the loopback fixture: `POST /webhooks/payments/{shop}`
 // verifies every delivery with the shop's own account before storing it once per event id; the
@@ -47,11 +48,7 @@ beforeAll(async () => {
     },
   });
   ({ productId, channelKey } = await h.sellableTea());
-  const saved = await h.call('PUT', `/api/basis/payment-methods/${PROVIDER_METHOD}`, {
-    token: h.shopA.token,
-    body: { revision: 0, key: 'paypal', translations: { en: { name: 'PayPal' } }, handler: 'provider' },
-  });
-  expect(saved.status).toBe(200);
+  await saveProviderMethod(h, PROVIDER_METHOD);
   const port = await new Promise<number>((resolve) => {
     server = serve({ fetch: h.app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
       resolve(info.port),
@@ -69,34 +66,13 @@ let provider: Provider | undefined;
 /** Shop A's and shop B's accounts at the fixture, each with its own webhook subscription. */
 function providerOf(): Provider {
   if (!provider) {
-    fixture.addAccount({
-      clientId: 'client-a',
-      clientSecret: 'secret-a',
-      merchantId: MERCHANT,
-      webhookId: 'WH-A',
-    });
-    fixture.addAccount({
-      clientId: 'client-b',
-      clientSecret: 'secret-b',
-      merchantId: 'MERCHANTB1',
-      webhookId: 'WH-B',
-    });
-    const account = (clientId: string, webhookId: string, merchantId: string) => ({
-      clientId,
-      clientSecret: clientId.replace('client', 'secret'),
-      webhookId,
-      bnCode: 'CARTWRIGHT_TEST',
-      environment: 'sandbox',
-      merchantId,
-    });
-    const real = paymentServicesOf({
-      PROVIDER_ACCOUNTS: JSON.stringify({
-        [h.shopA.tenantId]: account('client-a', 'WH-A', MERCHANT),
-        [h.shopB.tenantId]: account('client-b', 'WH-B', 'MERCHANTB1'),
-      }),
-      PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
-      PROVIDER_CONTRACT_BASE_URL: fixture.url,
-    }).provider;
+    const a = { clientId: 'client-a', webhookId: 'WH-A', merchantId: MERCHANT };
+    const b = { clientId: 'client-b', webhookId: 'WH-B', merchantId: 'MERCHANTB1' };
+    registerAccount(fixture, a);
+    registerAccount(fixture, b);
+    const real = paymentServicesOf(
+      accountVariables(fixture, { [h.shopA.tenantId]: a, [h.shopB.tenantId]: b }),
+    ).provider;
     provider = {
       ...real,
       async createOrder(tenantId, order) {

@@ -10,6 +10,7 @@ import { type PayPalFixture, startPayPalFixture } from '@cartwright/tooling/payp
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
+import { accountVariables, registerAccount, saveProviderMethod } from './payment-accounts.ts';
 
 // Issue 13, end to end over HTTP with the loopback PayPal fixture: checkout with a provider method
 // → the payment-worker creates the provider order → the buyer approves and returns → the worker
@@ -36,11 +37,7 @@ beforeAll(async () => {
     },
   });
   ({ productId, channelKey } = await h.sellableTea());
-  const saved = await h.call('PUT', `/api/basis/payment-methods/${PROVIDER_METHOD}`, {
-    token: h.shopA.token,
-    body: { revision: 0, key: 'paypal', translations: { en: { name: 'PayPal' } }, handler: 'provider' },
-  });
-  expect(saved.status).toBe(200);
+  await saveProviderMethod(h, PROVIDER_METHOD);
 });
 afterAll(async () => {
   await h?.close();
@@ -48,29 +45,12 @@ afterAll(async () => {
 });
 
 let provider: ReturnType<typeof paymentServicesOf>['provider'] | undefined;
+const ACCOUNT_A = { clientId: 'client-a', webhookId: 'WH-A', merchantId: MERCHANT };
 /** Shop A's account at the fixture (contract base URL: attempts are labelled contract-fixture). */
 function providerOf() {
   if (!provider) {
-    fixture.addAccount({
-      clientId: 'client-a',
-      clientSecret: 'secret-a',
-      merchantId: MERCHANT,
-      webhookId: 'WH-A',
-    });
-    provider = paymentServicesOf({
-      PROVIDER_ACCOUNTS: JSON.stringify({
-        [h.shopA.tenantId]: {
-          clientId: 'client-a',
-          clientSecret: 'secret-a',
-          webhookId: 'WH-A',
-          bnCode: 'CARTWRIGHT_TEST',
-          environment: 'sandbox',
-          merchantId: MERCHANT,
-        },
-      }),
-      PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
-      PROVIDER_CONTRACT_BASE_URL: fixture.url,
-    }).provider;
+    registerAccount(fixture, ACCOUNT_A);
+    provider = paymentServicesOf(accountVariables(fixture, { [h.shopA.tenantId]: ACCOUNT_A })).provider;
   }
   return provider;
 }
@@ -370,20 +350,13 @@ describe('a provider payment, end to end', () => {
     await runWorkers();
     // The same shop's account switched to live: its process must not speak for the sandbox attempt.
     const live = createServices(h.database, {
-      payments: paymentServicesOf({
-        PROVIDER_ACCOUNTS: JSON.stringify({
-          [h.shopA.tenantId]: {
-            clientId: 'client-a',
-            clientSecret: 'secret-a',
-            webhookId: 'WH-A',
-            bnCode: 'CARTWRIGHT_TEST',
-            environment: 'live',
-            merchantId: MERCHANT,
-          },
-        }),
-        PUBLIC_BASE_URL: 'https://shop.example',
-        PROVIDER_CONTRACT_BASE_URL: fixture.url,
-      }),
+      payments: paymentServicesOf(
+        accountVariables(
+          fixture,
+          { [h.shopA.tenantId]: { ...ACCOUNT_A, environment: 'live' } },
+          'https://shop.example',
+        ),
+      ),
     });
     const calls = fixture.calls.length;
     expectOk(await staff('POST', `/api/orders/${placed.orderId}/payments/reconcile`));

@@ -37,15 +37,27 @@ export async function cancelProviderPayments(
   const open = (await listPaymentAttempts(tx, tenantId, orderId)).filter((row) =>
     OPEN_ATTEMPT_STATUSES.includes(row.status),
   );
-  for (const row of open) {
-    if (await hasOpenPaymentJob(tx, tenantId, row.id, 'reconcile')) continue;
-    await queuePaymentJob(tx, {
-      tenantId,
-      id: services.ids.next(),
-      attemptId: row.id,
-      kind: 'reconcile',
-      availableAt: services.clock.now(),
-    });
-  }
+  for (const row of open) await queueReconcile(tx, services, tenantId, row.id);
   return open.length > 0;
+}
+
+/**
+ * Asks the payment-worker to read the provider's state of an attempt, unless a reconciliation is
+ * already queued or running. Answers whether it queued one.
+ */
+export async function queueReconcile(
+  tx: Executor,
+  services: Services,
+  tenantId: string,
+  attemptId: string,
+): Promise<boolean> {
+  if (await hasOpenPaymentJob(tx, tenantId, attemptId, 'reconcile')) return false;
+  await queuePaymentJob(tx, {
+    tenantId,
+    id: services.ids.next(),
+    attemptId,
+    kind: 'reconcile',
+    availableAt: services.clock.now(),
+  });
+  return true;
 }

@@ -4,17 +4,15 @@ import {
   type Executor,
   findOrder,
   findPaymentAttempt,
-  hasOpenPaymentJob,
   listPaymentAttempts,
   listPaymentAttemptsInStatus,
   listPaymentJobs,
   type PaymentAttemptRow,
-  queuePaymentJob,
 } from '@cartwright/repository';
 import { fail, ok, type Result } from '../kernel/errors.ts';
 import type { Services } from '../kernel/services.ts';
 import { loadAttempt, storeDecision } from './attempts.ts';
-import { OPEN_ATTEMPT_STATUSES } from './cancellation.ts';
+import { OPEN_ATTEMPT_STATUSES, queueReconcile } from './cancellation.ts';
 
 // What merchants and buyers do with an order's provider payment: read its ledger, ask for a
 // reconciliation, request a refund, and come back from the provider's approval page. None of these
@@ -27,19 +25,23 @@ const OPEN_STATUSES = new Set(OPEN_ATTEMPT_STATUSES);
 export async function orderPaymentLedger(db: Executor, tenantId: string, orderId: string) {
   const order = await findOrder(db, tenantId, orderId);
   if (!order) return fail('NOT_FOUND', 'No order with this id exists in this shop.');
-  const rows = await listPaymentAttempts(db, tenantId, orderId);
+  return ok({
+    orderId,
+    paymentState: order.paymentState,
+    attempts: await attemptViews(db, tenantId, await listPaymentAttempts(db, tenantId, orderId)),
+    unresolved: await countUnresolvedPaymentJobs(db, tenantId),
+  });
+}
+
+/** The merchant's view of attempts, each with its recent jobs. */
+async function attemptViews(db: Executor, tenantId: string, rows: readonly PaymentAttemptRow[]) {
   const jobs = await listPaymentJobs(
     db,
     tenantId,
     rows.map((row) => row.id),
     100,
   );
-  return ok({
-    orderId,
-    paymentState: order.paymentState,
-    attempts: rows.map((row) => attemptView(row, jobs)),
-    unresolved: await countUnresolvedPaymentJobs(db, tenantId),
-  });
+  return rows.map((row) => attemptView(row, jobs));
 }
 
 function attemptView(row: PaymentAttemptRow, jobs: Awaited<ReturnType<typeof listPaymentJobs>>) {
@@ -100,15 +102,7 @@ export async function reconcileOrderPayments(
     let queued = 0;
     for (const row of await listPaymentAttempts(tx, tenantId, orderId)) {
       if (row.providerOrderId === null || !OPEN_STATUSES.has(row.status)) continue;
-      if (await hasOpenPaymentJob(tx, tenantId, row.id, 'reconcile')) continue;
-      await queuePaymentJob(tx, {
-        tenantId,
-        id: services.ids.next(),
-        attemptId: row.id,
-        kind: 'reconcile',
-        availableAt: services.clock.now(),
-      });
-      queued += 1;
+      if (await queueReconcile(tx, services, tenantId, row.id)) queued += 1;
     }
     return ok({ orderId, queued });
   });
@@ -191,15 +185,7 @@ export async function returnFromProvider(
     if (!row || row.providerOrderId === null || row.providerOrderId !== token) {
       return fail('NOT_FOUND', 'No payment is waiting for this return.');
     }
-    if (OPEN_STATUSES.has(row.status) && !(await hasOpenPaymentJob(tx, tenantId, row.id, 'reconcile'))) {
-      await queuePaymentJob(tx, {
-        tenantId,
-        id: services.ids.next(),
-        attemptId: row.id,
-        kind: 'reconcile',
-        availableAt: services.clock.now(),
-      });
-    }
+    if (OPEN_STATUSES.has(row.status)) await queueReconcile(tx, services, tenantId, row.id);
     return ok({ attemptId: row.id, status: row.status });
   });
 }
@@ -243,14 +229,9 @@ export async function listShopPayments(
   });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
-  const jobs = await listPaymentJobs(
-    db,
-    tenantId,
-    page.map((row) => row.id),
-    100,
-  );
+  const views = await attemptViews(db, tenantId, page);
   return ok({
-    items: page.map((row) => ({ orderId: row.orderId, ...attemptView(row, jobs) })),
+    items: page.map((row, index) => ({ orderId: row.orderId, ...views[index]! })),
     next: rows.length > query.limit && last ? encodeCursor(last) : null,
     unresolved: await countUnresolvedPaymentJobs(db, tenantId),
   });
