@@ -5,6 +5,7 @@ import {
   paymentServicesOf,
   runDueJobs,
   runDuePaymentJobs,
+  sweepQuietAttempts,
 } from '@cartwright/service';
 import { type PayPalFixture, startPayPalFixture } from '@cartwright/tooling/paypal-fixture';
 import { sql } from 'drizzle-orm';
@@ -375,5 +376,26 @@ describe('a provider payment, end to end', () => {
     });
     const listed = expectOk(await staff('GET', '/api/payments')) as { unresolved: { uncertain: number } };
     expect(listed.unresolved.uncertain).toBe(1);
+  });
+
+  it('sweeps quiet attempts: an approval nobody reported is captured, an abandoned one expires and frees its stock', async () => {
+    const approved = await providerOrder();
+    const abandoned = await providerOrder(2);
+    await runWorkers();
+    const providerOrderOf = async (orderId: string) => (await ledgerOf(orderId)).attempts[0]!.providerOrderId;
+    // The buyer approved at the provider but never came back, and no webhook is configured.
+    fixture.approve(await providerOrderOf(approved.orderId));
+    // The other buyer walked away; the provider lets the order expire.
+    fixture.expire(await providerOrderOf(abandoned.orderId));
+    expect(await sweepQuietAttempts(h.services, { quietMs: 60_000 })).toBe(0);
+    expect(await sweepQuietAttempts(h.services, { quietMs: 0 })).toBeGreaterThanOrEqual(2);
+    await runWorkers();
+    expect((await ledgerOf(approved.orderId)).paymentState).toBe('paid');
+    const expired = await ledgerOf(abandoned.orderId);
+    expect(expired.attempts[0]).toMatchObject({ status: 'expired' });
+    const reservations = expectOk(await staff('GET', `/api/orders/${abandoned.orderId}`)).reservations as {
+      status: string;
+    }[];
+    expect(reservations.map((reservation) => reservation.status)).toEqual(['released']);
   });
 });

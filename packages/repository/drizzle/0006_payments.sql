@@ -57,6 +57,7 @@ CREATE TABLE "payment_webhook_events" (
 CREATE INDEX "payment_attempts_order" ON "payment_attempts" USING btree ("tenant_id","order_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "payment_attempts_provider_order_key" ON "payment_attempts" USING btree ("tenant_id","provider_order_id") WHERE "payment_attempts"."provider_order_id" is not null;--> statement-breakpoint
 CREATE INDEX "payment_attempts_open" ON "payment_attempts" USING btree ("tenant_id","status","updated_at");--> statement-breakpoint
+CREATE INDEX "payment_attempts_sweep" ON "payment_attempts" USING btree ("updated_at") WHERE "payment_attempts"."status" in ('awaiting_approval', 'capturing', 'pending_capture', 'uncertain');--> statement-breakpoint
 CREATE INDEX "payment_jobs_attempt" ON "payment_jobs" USING btree ("tenant_id","attempt_id","created_at");--> statement-breakpoint
 CREATE INDEX "payment_jobs_due" ON "payment_jobs" USING btree ("available_at") WHERE "payment_jobs"."status" in ('queued', 'running');--> statement-breakpoint
 CREATE INDEX "payment_webhook_events_received" ON "payment_webhook_events" USING btree ("tenant_id","created_at");

@@ -118,7 +118,13 @@ export {
   paymentServicesOf,
   readPaymentConfig,
 } from './payments/config.ts';
-export { MAX_TRIES as PAYMENT_JOB_MAX_TRIES, type PaymentRound, runDuePaymentJobs } from './payments/jobs.ts';
+export {
+  MAX_TRIES as PAYMENT_JOB_MAX_TRIES,
+  type PaymentRound,
+  runDuePaymentJobs,
+  SWEEP_QUIET_MS,
+  sweepQuietAttempts,
+} from './payments/jobs.ts';
 export { returnFromProvider } from './payments/ledger.ts';
 export { createPayPalProvider, type PayPalProviderOptions } from './payments/paypal/index.ts';
 export {

@@ -10,7 +10,7 @@ import type { Runner, WorkerLogLine } from './kernel/process-roles.ts';
 import type { Services } from './kernel/services.ts';
 import { customerHistoryProjection } from './outbox/customer-history.ts';
 import { consumeOnce, eventStatisticsProjection, type Projection } from './outbox/projections.ts';
-import { runDuePaymentJobs } from './payments/jobs.ts';
+import { runDuePaymentJobs, sweepQuietAttempts } from './payments/jobs.ts';
 
 // The one list of background work. The worker host runs the runners of its roles in a generic
 // loop (NOTIFY on `wake` + polling + graceful stop); a new projection or job kind is one entry here.
@@ -76,12 +76,20 @@ export const flowRunner: ServiceRunner = {
  * Payment jobs: each round claims a batch of due provider calls and decides their answers. A job
  * left uncertain or failed needs a merchant's look: each one is a warning with its ids.
  */
+/** How often a process sweeps for quiet attempts (each sweep is one query across shops). */
+const SWEEP_EVERY_MS = 60_000;
+let sweptAt = 0;
+
 export const paymentRunner: ServiceRunner = {
   name: 'payment-runner',
   kind: 'jobs',
   role: 'payment-worker',
   wake: PAYMENT_JOBS_CHANNEL,
   async round(services, options) {
+    const now = Date.now();
+    const sweep = now - sweptAt >= SWEEP_EVERY_MS;
+    if (sweep) sweptAt = now;
+    const swept = sweep ? await sweepQuietAttempts(services) : 0;
     const round = await runDuePaymentJobs(services, {
       owner: options.owner,
       leaseMs: options.leaseMs,

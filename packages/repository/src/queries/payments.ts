@@ -118,8 +118,12 @@ export async function queuePaymentJob(
   return row;
 }
 
-/** Whether the attempt has work of `kind` queued or running (so a second request adds none). */
-export async function hasOpenPaymentJob(
+/**
+ * Whether the attempt has work of `kind` queued and not yet started, so a second request adds
+ * none. A running job does not count: it may have read the provider before what prompted the
+ * request (a reconciliation started before the buyer approved must not swallow the approval).
+ */
+export async function hasQueuedPaymentJob(
   tx: Executor,
   tenantId: string,
   attemptId: string,
@@ -130,7 +134,7 @@ export async function hasOpenPaymentJob(
     where: [
       eq(paymentJobs.attemptId, attemptId),
       eq(paymentJobs.kind, kind),
-      inArray(paymentJobs.status, ['queued', 'running']),
+      eq(paymentJobs.status, 'queued'),
       subjectId === undefined ? undefined : eq(paymentJobs.subjectId, subjectId),
     ],
     limit: 1,
@@ -249,4 +253,41 @@ export async function settlePaymentJob(
     lease: 'release',
   });
   return written === 1;
+}
+
+/** Attempt statuses a sweep looks at: the provider may have moved without telling us. */
+export const SWEPT_ATTEMPT_STATUSES = [
+  'awaiting_approval',
+  'capturing',
+  'pending_capture',
+  'uncertain',
+] as const;
+
+/**
+ * Attempts across shops that the provider may have moved without telling us (buyer approved but
+ * never came back, a pending capture settled, an uncertain outcome) and that have had no payment
+ * job for `quietMs`: a worker's sweep reconciles them. Like a claim, it looks across shops; each
+ * attempt is then handled inside its shop.
+ */
+export async function findQuietAttempts(
+  tx: Executor,
+  quietMs: number,
+  limit: number,
+): Promise<{ tenantId: string; id: string }[]> {
+  const rows = await tx
+    .select({ tenantId: paymentAttempts.tenantId, id: paymentAttempts.id })
+    .from(paymentAttempts)
+    .where(
+      and(
+        inArray(paymentAttempts.status, [...SWEPT_ATTEMPT_STATUSES]),
+        sql`${paymentAttempts.updatedAt} < clock_timestamp() - make_interval(secs => ${quietMs / 1000})`,
+        sql`not exists (select 1 from ${paymentJobs} j
+              where j.tenant_id = ${paymentAttempts.tenantId} and j.attempt_id = ${paymentAttempts.id}
+                and (j.status in ('queued', 'running')
+                     or j.created_at > clock_timestamp() - make_interval(secs => ${quietMs / 1000})))`,
+      ),
+    )
+    .orderBy(asc(paymentAttempts.updatedAt))
+    .limit(limit);
+  return rows;
 }

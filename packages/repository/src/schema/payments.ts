@@ -62,6 +62,10 @@ export const paymentAttempts = pgTable(
       sql`${t.providerOrderId} is not null`,
     ),
     tenantIndex(t, 'payment_attempts_open', t.status, t.updatedAt),
+    // Not led by tenant_id on purpose: the payment-worker's sweep looks for quiet attempts across shops.
+    index('payment_attempts_sweep')
+      .on(t.updatedAt)
+      .where(sql`${t.status} in ('awaiting_approval', 'capturing', 'pending_capture', 'uncertain')`),
   ],
 );
 

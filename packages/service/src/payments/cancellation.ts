@@ -1,6 +1,6 @@
 import {
   type Executor,
-  hasOpenPaymentJob,
+  hasQueuedPaymentJob,
   listPaymentAttempts,
   queuePaymentJob,
 } from '@cartwright/repository';
@@ -43,7 +43,7 @@ export async function cancelProviderPayments(
 
 /**
  * Asks the payment-worker to read the provider's state of an attempt, unless a reconciliation is
- * already queued or running. Answers whether it queued one.
+ * already queued and not started. Answers whether it queued one.
  */
 export async function queueReconcile(
   tx: Executor,
@@ -51,7 +51,7 @@ export async function queueReconcile(
   tenantId: string,
   attemptId: string,
 ): Promise<boolean> {
-  if (await hasOpenPaymentJob(tx, tenantId, attemptId, 'reconcile')) return false;
+  if (await hasQueuedPaymentJob(tx, tenantId, attemptId, 'reconcile')) return false;
   await queuePaymentJob(tx, {
     tenantId,
     id: services.ids.next(),

@@ -14,12 +14,14 @@ import {
   type Executor,
   findOrder,
   findPaymentAttempt,
+  findQuietAttempts,
   type PaymentJobRow,
   settlePaymentJob,
 } from '@cartwright/repository';
 import type { ProviderAnswer } from '../kernel/payment-provider.ts';
 import type { Services } from '../kernel/services.ts';
 import { type LoadedAttempt, loadAttempt, localOrderOf, storeDecision } from './attempts.ts';
+import { queueReconcile } from './cancellation.ts';
 import { runWebhookJob } from './webhooks.ts';
 
 // The payment-worker's jobs. A job is one provider call (or a read to reconcile): it is leased in
@@ -36,6 +38,29 @@ export const MAX_TRIES = 8;
 /** The pause before the next try: 1 s, 2 s, 4 s … at most 5 minutes. */
 export function retryPauseMs(tries: number): number {
   return Math.min(2 ** Math.max(0, tries - 1) * 1000, 300_000);
+}
+
+/** How long an open attempt may go without any payment job before a sweep reads the provider. */
+export const SWEEP_QUIET_MS = 10 * 60_000;
+
+/**
+ * Reconciles attempts the provider may have moved without telling us (no webhook, a buyer who
+ * never came back, a pending capture that settled, an uncertain outcome) once they have been quiet
+ * for `quietMs`: a buyer's abandoned approval expires at the provider, and the reconciliation then
+ * releases its stock. Answers how many it queued.
+ */
+export async function sweepQuietAttempts(
+  services: Services,
+  options: { readonly quietMs?: number; readonly limit?: number } = {},
+): Promise<number> {
+  return services.database.transaction(async (tx) => {
+    const quiet = await findQuietAttempts(tx, options.quietMs ?? SWEEP_QUIET_MS, options.limit ?? 50);
+    let queued = 0;
+    for (const attempt of quiet) {
+      if (await queueReconcile(tx, services, attempt.tenantId, attempt.id)) queued += 1;
+    }
+    return queued;
+  });
 }
 
 /** Thrown inside the deciding transaction to roll it back when the job's lease was lost. */

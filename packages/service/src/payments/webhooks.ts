@@ -11,7 +11,7 @@ import {
   findPaymentAttempt,
   findPaymentAttemptByProviderOrder,
   findWebhookEvent,
-  hasOpenPaymentJob,
+  hasQueuedPaymentJob,
   listPaymentAttemptsInStatus,
   markWebhookEvent,
   type PaymentAttemptRow,
@@ -367,7 +367,7 @@ export async function runWebhookJob(
 
 /**
  * Carries out a decision's effects on the locked attempt, leaving out a reconciliation when one
- * is queued or running already (the return URL and the webhook ask for the same read).
+ * is queued and not started yet (the return URL and the webhook ask for the same read).
  */
 async function carryOut(
   tx: Executor,
@@ -380,7 +380,7 @@ async function carryOut(
     if (
       effect.kind === 'queue' &&
       effect.job === 'reconcile' &&
-      (await hasOpenPaymentJob(tx, loaded.row.tenantId, loaded.row.id, 'reconcile'))
+      (await hasQueuedPaymentJob(tx, loaded.row.tenantId, loaded.row.id, 'reconcile'))
     ) {
       continue;
     }
