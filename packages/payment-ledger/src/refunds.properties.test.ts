@@ -215,18 +215,22 @@ const PENDING: readonly RefundStatus[] = ['reserved', 'sent', 'uncertain'];
 const stepsArb = fc.array(ourStepArb, { minLength: 1, maxLength: 40 });
 
 describe('refund ledger (properties)', () => {
-  it('never lets confirmed + pending refunds exceed the capture, and keeps remaining exact', () => {
+  it('never lets confirmed + pending refunds exceed the capture unless the provider contradicted itself, and keeps remaining exact', () => {
     fc.assert(
       fc.property(stepsArb, (steps) => {
         for (const { decision } of run(steps)) {
           const { confirmed, pending } = sums(decision.ledger);
-          expect(confirmed + pending).toBeLessThanOrEqual(CAPTURED);
+          // The one way past the capture is the provider's own: a refund it answered as failed
+          // and later reports completed (the money did move). That is flagged for review once,
+          // and nothing new fits any more; the ledger itself never reserves past the capture.
+          const contradicted = decision.ledger.refunds.some((refund) => refund.flagged);
+          if (!contradicted) expect(confirmed + pending).toBeLessThanOrEqual(CAPTURED);
           expect(refundBalance(decision.ledger)).toEqual({
             captured: CAPTURED,
             confirmed,
             pending,
-            remaining: CAPTURED - confirmed - pending,
-            overcommitted: 0,
+            remaining: Math.max(0, CAPTURED - confirmed - pending),
+            overcommitted: Math.max(0, confirmed + pending - CAPTURED),
           });
         }
       }),
