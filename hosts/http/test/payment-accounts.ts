@@ -55,3 +55,15 @@ export async function saveProviderMethod(h: Harness, id: string): Promise<void> 
 }
 
 const secretOf = (account: TestAccount) => account.clientId.replace('client', 'secret');
+
+/** Shop A's staff calls (owner token), with optional headers. */
+export function staffOf(h: Harness) {
+  return (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    h.call(method, path, { token: h.shopA.token, body, ...(headers ? { headers } : {}) });
+}
+
+/** The body of a response with the expected status; anything else throws with the problem. */
+export function expectOk(response: { status: number; body: unknown }, status = 200) {
+  if (response.status !== status) throw new Error(`${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body as Record<string, unknown>;
+}

@@ -15,7 +15,13 @@ import { type ServerType, serve } from '@hono/node-server';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
-import { accountVariables, registerAccount, saveProviderMethod } from './payment-accounts.ts';
+import {
+  accountVariables,
+  expectOk,
+  registerAccount,
+  saveProviderMethod,
+  staffOf,
+} from './payment-accounts.ts';
 
 // Verified PayPal webhooks over HTTP with the loopback fixture: `POST /webhooks/payments/{shop}`
 // verifies every delivery with the shop's own account before storing it once per event id; the
@@ -89,13 +95,7 @@ function providerOf(): Provider {
   return provider;
 }
 
-const staff = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
-  h.call(method, path, { token: h.shopA.token, body, ...(headers ? { headers } : {}) });
-
-function expectOk(response: { status: number; body: unknown }, status = 200) {
-  if (response.status !== status) throw new Error(`${response.status}: ${JSON.stringify(response.body)}`);
-  return response.body as Record<string, unknown>;
-}
+const staff: ReturnType<typeof staffOf> = (...args) => staffOf(h)(...args);
 
 /** The payment-worker, run until nothing is due. */
 async function runPayments() {

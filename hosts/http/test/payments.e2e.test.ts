@@ -11,7 +11,13 @@ import { type PayPalFixture, startPayPalFixture } from '@cartwright/tooling/payp
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
-import { accountVariables, registerAccount, saveProviderMethod } from './payment-accounts.ts';
+import {
+  accountVariables,
+  expectOk,
+  registerAccount,
+  saveProviderMethod,
+  staffOf,
+} from './payment-accounts.ts';
 
 // Issue 13, end to end over HTTP with the loopback PayPal fixture: checkout with a provider method
 // → the payment-worker creates the provider order → the buyer approves and returns → the worker
@@ -56,13 +62,7 @@ function providerOf() {
   return provider;
 }
 
-const staff = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
-  h.call(method, path, { token: h.shopA.token, body, ...(headers ? { headers } : {}) });
-
-function expectOk(response: { status: number; body: unknown }, status = 200) {
-  if (response.status !== status) throw new Error(`${response.status}: ${JSON.stringify(response.body)}`);
-  return response.body as Record<string, unknown>;
-}
+const staff: ReturnType<typeof staffOf> = (...args) => staffOf(h)(...args);
 
 /** Every role's work, driven until nothing is due: payments, then flow matching and flow jobs. */
 async function runWorkers() {
