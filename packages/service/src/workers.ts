@@ -101,9 +101,12 @@ export const paymentRunner: ServiceRunner = {
       owner: options.owner,
       ...job,
     }));
+    if (swept > 0) {
+      lines.push({ level: 'info', msg: 'quiet payments swept', owner: options.owner, attempts: swept });
+    }
     if (round.ran > 0)
       lines.push({ level: 'info', msg: 'payment jobs ran', owner: options.owner, jobs: round.ran });
-    return { busy: round.ran > 0, lines };
+    return { busy: round.ran > 0 || swept > 0, lines };
   },
 };
 
