@@ -166,6 +166,9 @@ describe('a provider payment, end to end', () => {
     expect((await refund(thirty, 'refund-thirty-1')).status).toBe(201);
     const replay = expectOk(await refund(thirty, 'refund-thirty-1'), 201);
     expect(replay.replayed).toBe(true);
+    const reused = await refund(thirty + 1, 'refund-thirty-1');
+    expect(reused.status).toBe(409);
+    expect(reused.body).toMatchObject({ code: 'CONFLICT', reason: 'IDEMPOTENCY_KEY_CONFLICT' });
     expect((await refund(forty, 'refund-forty-01')).status).toBe(201);
     const refused = await refund(forty, 'refund-forty-02');
     expect(refused.status).toBe(409);

@@ -1,4 +1,9 @@
-import { openRefundLedger, refundBalance, requestRefund } from '@cartwright/payment-ledger';
+import {
+  openRefundLedger,
+  type RefundRequestFailure,
+  refundBalance,
+  requestRefund,
+} from '@cartwright/payment-ledger';
 import {
   countUnresolvedPaymentJobs,
   type Executor,
@@ -129,9 +134,9 @@ export async function requestOrderRefund(
     const row = captured.at(-1);
     if (!row) return fail('CONFLICT', 'The order has no captured provider payment to refund.');
     const loaded = loadAttempt((await findPaymentAttempt(tx, tenantId, row.id, 'update'))!);
-    const ledger = loaded.refunds ?? openRefundLedger(loaded.attempt, loaded.state);
-    if ('ok' in ledger && !ledger.ok) return fail('CONFLICT', ledger.detail);
-    const open = 'ok' in ledger ? ledger.value : ledger;
+    const opened = loaded.refunds ? ok(loaded.refunds) : openRefundLedger(loaded.attempt, loaded.state);
+    if (!opened.ok) return fail('CONFLICT', opened.detail);
+    const open = opened.value;
     const requested = requestRefund(open, {
       refundId: services.ids.next(),
       idempotencyKey: request.idempotencyKey,
@@ -141,22 +146,7 @@ export async function requestOrderRefund(
         precision: loaded.attempt.amount.precision,
       },
     });
-    if (!requested.ok) {
-      const remaining =
-        'remaining' in requested ? (requested.remaining as { amount?: number } | number) : undefined;
-      return fail(
-        requested.code === 'REFUND_EXCEEDS_BALANCE' ? 'REFUND_EXCEEDS_BALANCE' : 'CONFLICT',
-        requested.detail,
-        {
-          extensions: {
-            reason: requested.code,
-            ...(remaining === undefined
-              ? {}
-              : { remaining: typeof remaining === 'number' ? remaining : (remaining.amount ?? null) }),
-          },
-        },
-      );
-    }
+    if (!requested.ok) return refundRefusal(requested);
     const { ledger: after, refund, replayed, effects } = requested.value;
     if (!replayed) await storeDecision(tx, services, loaded, { refunds: after, effects });
     return ok({
@@ -167,6 +157,26 @@ export async function requestOrderRefund(
       balance: refundBalance(replayed ? open : after),
     });
   });
+}
+
+/** The ledger's refusal of a refund request as the API's problem. */
+function refundRefusal(refused: RefundRequestFailure) {
+  switch (refused.code) {
+    case 'REFUND_EXCEEDS_BALANCE':
+      return fail('REFUND_EXCEEDS_BALANCE', refused.detail, { extensions: { remaining: refused.remaining } });
+    case 'INVALID_REFUND_AMOUNT':
+    case 'AMOUNT_NOT_REPRESENTABLE':
+      return fail('VALIDATION_FAILED', refused.detail, {
+        errors: [{ pointer: '/amount', message: refused.detail }],
+      });
+    case 'INVALID_IDEMPOTENCY_KEY':
+      return fail('VALIDATION_FAILED', refused.detail, {
+        errors: [{ pointer: '/idempotencyKey', message: refused.detail }],
+      });
+    default:
+      // A key reused for another amount, or an internal id clash: the request conflicts with a refund.
+      return fail('CONFLICT', refused.detail, { extensions: { reason: refused.code } });
+  }
 }
 
 /**
