@@ -1,8 +1,10 @@
 import {
   type AnyOperation,
+  BEHAVIOR_VERSION,
   type JsonSchema,
   operationInputSchema,
   operationOutputSchema,
+  PROVIDER_API_VERSION,
   permissionOf,
 } from '@cartwright/service';
 
@@ -200,7 +202,9 @@ export function openApiDocument(
       title: 'Cartwright API',
       version,
       description:
-        'Generated from the operation registry. Every operation is also an MCP tool of the same name (`x-mcp-tool`). Errors are application/problem+json with a stable `code`.',
+        'Generated from the operation registry. Every operation is also an MCP tool of the same name (`x-mcp-tool`). Errors are application/problem+json with a stable `code`. `x-behavior-version` is the version marker of the intelligence, apps and payments behaviour; `x-provider-api-version` the payment provider contract this service speaks.',
+      'x-behavior-version': BEHAVIOR_VERSION,
+      'x-provider-api-version': PROVIDER_API_VERSION,
     },
     servers: [{ url: '/' }],
     components: {

@@ -44,6 +44,10 @@ describe.each([
   ['generated', generated],
   ['committed docs/api/openapi.json', committed],
 ])('the %s OpenAPI document', (_, document) => {
+  it('carries the behaviour and provider contract versions clients read (spec: Versioning)', () => {
+    expect(document.info).toMatchObject({ 'x-behavior-version': 'v0.5', 'x-provider-api-version': 1 });
+  });
+
   it('is valid OpenAPI 3.1 (schema validator, references resolved)', async () => {
     const validator = new Validator();
     const result = await validator.validate(structuredClone(document));

@@ -99,6 +99,7 @@ export {
   type Services,
   systemClock,
 } from './kernel/services.ts';
+export { BEHAVIOR_VERSION } from './kernel/versions.ts';
 export { findOperation, operations } from './operations.ts';
 export { type TransitionRequest, transitionOrder } from './orders/transitions.ts';
 export { customerHistoryProjection } from './outbox/customer-history.ts';
