@@ -1,6 +1,7 @@
 import {
   type AnyOperation,
   BEHAVIOR_VERSION,
+  isMcpTool,
   type JsonSchema,
   operationInputSchema,
   operationOutputSchema,
@@ -169,7 +170,7 @@ export function openApiDocument(
     paths[path][http.method.toLowerCase()] = {
       operationId: operation.name,
       summary: operation.summary,
-      'x-mcp-tool': operation.name,
+      ...(isMcpTool(operation) ? { 'x-mcp-tool': operation.name } : {}),
       'x-permission': permissionOf(operation),
       // A storefront call names its channel; a visitor's context token comes along once they have one.
       security:
@@ -202,7 +203,7 @@ export function openApiDocument(
       title: 'Cartwright API',
       version,
       description:
-        'Generated from the operation registry. Every operation is also an MCP tool of the same name (`x-mcp-tool`). Errors are application/problem+json with a stable `code`. `x-behavior-version` is the version marker of the intelligence, apps and payments behaviour; `x-provider-api-version` the payment provider contract this service speaks.',
+        'Generated from the operation registry. Every operation is also an MCP tool of the same name (`x-mcp-tool`), except the few the spec makes HTTP only. Errors are application/problem+json with a stable `code`. `x-behavior-version` is the version marker of the intelligence, apps and payments behaviour; `x-provider-api-version` the payment provider contract this service speaks.',
       'x-behavior-version': BEHAVIOR_VERSION,
       'x-provider-api-version': PROVIDER_API_VERSION,
     },

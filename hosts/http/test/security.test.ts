@@ -4,6 +4,7 @@ import {
   type AnyOperation,
   authenticate,
   createToken,
+  isMcpTool,
   operations,
   PERMISSIONS,
   type Principal,
@@ -476,12 +477,19 @@ describe('every MCP tool', () => {
     }
   });
 
-  it('lists every operation as a tool', async () => {
+  it('lists every operation as a tool, except those the spec makes HTTP only', async () => {
     const client = await connect(await principalOf(h.shopA.token));
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      operations.map((operation) => operation.name).sort(),
+      operations
+        .filter(isMcpTool)
+        .map((operation) => operation.name)
+        .sort(),
     );
+    expect(tools.map((tool) => tool.name)).not.toContain('automation.entities.save');
+    const entity = await client.callTool({ name: 'automation.entities.save', arguments: {} });
+    expect(entity.isError).toBe(true);
+    expect(JSON.stringify(entity)).toContain('NOT_FOUND');
     await client.close();
   });
 
@@ -505,7 +513,7 @@ describe('every MCP tool', () => {
     },
   );
 
-  it.each(guarded.map((operation) => [operation.name, operation] as const))(
+  it.each(guarded.filter(isMcpTool).map((operation) => [operation.name, operation] as const))(
     '%s refuses a caller without its permission with FORBIDDEN',
     async (_name, operation) => {
       const client = await connect(await principalOf(await tokenWithout(permissionOf(operation)!)));

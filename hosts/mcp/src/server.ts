@@ -5,6 +5,7 @@ import {
   fail,
   findOperation,
   invokeOperation,
+  isMcpTool,
   type JsonSchema,
   ok,
   operations,
@@ -64,7 +65,7 @@ let tools: readonly Tool[] | undefined;
 
 /** The MCP tool of every registry operation (built once: the registry is fixed at start). */
 function mcpTools(): readonly Tool[] {
-  tools ??= operations.map(toolOf);
+  tools ??= operations.filter(isMcpTool).map(toolOf);
   return tools;
 }
 
@@ -133,7 +134,9 @@ export function createMcpServer(
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...mcpTools()] }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const operation = findOperation(request.params.name);
-    if (!operation) return failed(fail('NOT_FOUND', `No tool is named ${request.params.name}.`));
+    if (!operation || !isMcpTool(operation)) {
+      return failed(fail('NOT_FOUND', `No tool is named ${request.params.name}.`));
+    }
     try {
       const principal = typeof principalSource === 'function' ? await principalSource() : ok(principalSource);
       if (!principal.ok) return failed(principal);

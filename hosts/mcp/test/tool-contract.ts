@@ -1,4 +1,4 @@
-import { operations } from '@cartwright/service';
+import { isMcpTool, operations } from '@cartwright/service';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect, it } from 'vitest';
 import { callTool, failureOf, type SeededShop, successOf } from './fixtures.ts';
@@ -27,12 +27,14 @@ async function withClient<T>(
  * and the same error codes as HTTP. `fixture` is read when the tests run (after `beforeAll`).
  */
 export function describeToolContract(fixture: () => ContractFixture): void {
-  it('lists one tool per registry operation, with object input schemas and read-only hints', async () => {
+  it('lists one tool per registry operation (not the HTTP-only ones), with object input schemas and read-only hints', async () => {
     const { tools } = await withClient(fixture(), fixture().shop.ownerToken, (client) => client.listTools());
+    const toolOperations = operations.filter(isMcpTool);
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      operations.map((operation) => operation.name).sort(),
+      toolOperations.map((operation) => operation.name).sort(),
     );
-    for (const operation of operations) {
+    expect(toolOperations.length).toBe(operations.length - 1);
+    for (const operation of toolOperations) {
       const tool = tools.find((candidate) => candidate.name === operation.name);
       expect(tool?.description).toBe(operation.summary);
       expect(tool?.inputSchema.type).toBe('object');

@@ -85,6 +85,7 @@ export {
   type HttpMethod,
   invokeOperation,
   invokeStoreOperation,
+  isMcpTool,
   type Operation,
   type OperationContext,
   permissionOf,

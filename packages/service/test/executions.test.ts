@@ -134,6 +134,16 @@ describe('automation.executions', () => {
     expect(seen.slice(-2)).toEqual([failedId, uncertainId]);
   });
 
+  it('is also carried by automation.list (the spec names that tool for both reads): the newest page and the counts', async () => {
+    const result = await invokeOperation(services, operationNamed('automation.list'), reader, {});
+    if (!result.ok) throw new Error(`${result.code}: ${result.detail}`);
+    const { executions } = result.value as { executions: Listing };
+    const newest = await list({ limit: 20 });
+    expect(executions.items.map((item) => item.id)).toEqual(newest.items.map((item) => item.id));
+    expect(executions.next).toBe(newest.next);
+    expect(executions.unresolved).toEqual({ uncertain: 1, failed: 1 });
+  });
+
   it('refuses an empty time range and an unknown status', async () => {
     const operation = operationNamed('automation.executions');
     const empty = await invokeOperation(services, operation, reader, {

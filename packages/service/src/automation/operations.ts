@@ -35,6 +35,7 @@ import {
   TranslatedName,
   TranslatedText,
 } from '../flows/definition.ts';
+import { Executions, latestExecutions } from '../flows/executions.ts';
 import { actorOf, type Principal } from '../kernel/auth.ts';
 import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
 import { recordEvent } from '../kernel/events.ts';
@@ -86,9 +87,13 @@ function channelView(row: ChannelRow): v.InferOutput<typeof Channel> {
   };
 }
 
+/** How many of the newest flow executions `automation.list` carries. */
+const LATEST_EXECUTIONS = 20;
+
 export const listAutomation = defineOperation({
   name: 'automation.list',
-  summary: 'The shop’s automation configuration: rules, flows, promotions and channels.',
+  summary:
+    'The shop’s automation configuration (rules, flows, promotions and channels) and its latest flow executions (the first page of `automation.executions`, with the counts of uncertain and failed jobs).',
   http: { method: 'GET', path: '/api/automation' },
   permission: 'settings.read',
   readOnly: true,
@@ -98,13 +103,16 @@ export const listAutomation = defineOperation({
     flows: v.array(Definition),
     promotions: v.array(Definition),
     channels: v.array(Channel),
+    executions: Executions,
   }),
   async handler({ services, tenantId }) {
     const db = services.database.db;
-    const [definitions, channels] = await Promise.all([
+    const [definitions, channels, executions] = await Promise.all([
       listDefinitions(db, tenantId),
       listChannels(db, tenantId),
+      latestExecutions(db, tenantId, { limit: LATEST_EXECUTIONS }),
     ]);
+    if (!executions.ok) return executions;
     const of = (kind: DefinitionRow['kind']) =>
       definitions.filter((row) => row.kind === kind).map(definitionView);
     return ok({
@@ -112,6 +120,7 @@ export const listAutomation = defineOperation({
       flows: of('flow'),
       promotions: of('promotion'),
       channels: channels.map(channelView),
+      executions: executions.value,
     });
   },
 });

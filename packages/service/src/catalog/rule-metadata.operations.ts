@@ -70,6 +70,8 @@ export const saveRuleMetadata = defineOperation({
   summary:
     'Replaces the rule metadata of an entity at its stored revision. A variant’s keys override its parent’s; its null or absent keys inherit.',
   http: { method: 'PUT', path: '/api/automation/entities/:entity/:id' },
+  // The spec's endpoint table: "none; HTTP only".
+  mcp: false,
   permission: 'settings.write',
   readOnly: false,
   input: v.strictObject({

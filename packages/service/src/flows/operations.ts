@@ -1,10 +1,8 @@
 import {
-  countUnresolvedFlowJobs,
   deleteUnsettledReceipts,
   FLOW_JOB_STATUSES,
   type FlowJobRow,
   findFlowJob,
-  listFlowJobs,
   notifyJobs,
   updateFlowJob,
 } from '@cartwright/repository';
@@ -13,49 +11,13 @@ import { actorOf } from '../kernel/auth.ts';
 import { fail, ok } from '../kernel/errors.ts';
 import { recordEvent } from '../kernel/events.ts';
 import { defineOperation } from '../kernel/registry.ts';
-import { INT32, IntegerIn, iso, Limit, NullableTimestamp, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { Limit, Timestamp, Uuid } from '../kernel/schemas.ts';
 import type { FlowData } from './definition.ts';
+import { Execution, Executions, executionView, latestExecutions } from './executions.ts';
 
 // The executions view (flow jobs newest first, filtered and paged, cheap enough to poll every 3 s,
 // always with the shop's count of jobs waiting for a resolution) and the merchant's way out of an
 // uncertain or failed job: retry from a node, or mark it done or abandoned.
-
-const Execution = v.object({
-  id: Uuid,
-  flowId: Uuid,
-  flowRevision: v.number(),
-  event: v.object({ name: v.string(), sequence: v.number() }),
-  subject: v.record(v.string(), v.unknown()),
-  status: v.picklist(FLOW_JOB_STATUSES),
-  currentNode: v.nullable(v.string()),
-  availableAt: Timestamp,
-  trace: v.array(v.unknown()),
-  error: v.nullable(v.unknown()),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  finishedAt: NullableTimestamp,
-});
-
-function executionView(job: FlowJobRow): v.InferOutput<typeof Execution> {
-  return {
-    id: job.id,
-    flowId: job.flowId,
-    flowRevision: job.flowRevision,
-    event: { name: job.eventName, sequence: job.eventSequence },
-    subject: job.subject,
-    status: job.status,
-    currentNode: job.currentNode,
-    availableAt: iso(job.availableAt),
-    trace: job.trace,
-    error: job.error ?? null,
-    createdAt: iso(job.createdAt),
-    updatedAt: iso(job.updatedAt),
-    finishedAt: iso(job.finishedAt),
-  };
-}
-
-/** Jobs that wait for a merchant's resolution, counted over the whole shop. */
-const Unresolved = v.object({ uncertain: IntegerIn(0, INT32.max), failed: IntegerIn(0, INT32.max) });
 
 export const listExecutions = defineOperation({
   name: 'automation.executions',
@@ -75,35 +37,17 @@ export const listExecutions = defineOperation({
     createdFrom: v.optional(Timestamp),
     createdBefore: v.optional(Timestamp),
   }),
-  output: v.object({ items: v.array(Execution), next: v.nullable(Uuid), unresolved: Unresolved }),
-  async handler({ services, tenantId }, input) {
-    const createdFrom = input.createdFrom === undefined ? undefined : new Date(input.createdFrom);
-    const createdBefore = input.createdBefore === undefined ? undefined : new Date(input.createdBefore);
-    if (createdFrom && createdBefore && createdFrom >= createdBefore) {
-      return fail('VALIDATION_FAILED', 'The time range is empty.', {
-        errors: [{ pointer: '/createdBefore', message: 'must be later than createdFrom' }],
-      });
-    }
-    const { db } = services.database;
-    const [jobs, unresolved] = await Promise.all([
-      listFlowJobs(db, tenantId, {
-        limit: input.limit + 1,
-        after: input.after,
-        statuses: input.status,
-        flowId: input.flowId,
-        eventName: input.event,
-        createdFrom,
-        createdBefore,
-      }),
-      countUnresolvedFlowJobs(db, tenantId),
-    ]);
-    const page = jobs.slice(0, input.limit);
-    return ok({
-      items: page.map(executionView),
-      next: jobs.length > input.limit ? page.at(-1)!.id : null,
-      unresolved,
-    });
-  },
+  output: Executions,
+  handler: ({ services, tenantId }, input) =>
+    latestExecutions(services.database.db, tenantId, {
+      limit: input.limit,
+      after: input.after,
+      statuses: input.status,
+      flowId: input.flowId,
+      event: input.event,
+      createdFrom: input.createdFrom,
+      createdBefore: input.createdBefore,
+    }),
 });
 
 export const resolveExecution = defineOperation({

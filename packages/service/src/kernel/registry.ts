@@ -46,6 +46,13 @@ interface OperationShape<TInput extends v.GenericSchema, TOutput extends v.Gener
   readonly readOnly: boolean;
   /** The output is a file: HTTP answers its bytes as an attachment, MCP as an embedded resource. */
   readonly file?: true;
+  /** `false`: HTTP only, no MCP tool (where the spec's endpoint table names none). */
+  readonly mcp?: false;
+}
+
+/** Whether an operation is also an MCP tool (every operation unless it says `mcp: false`). */
+export function isMcpTool(operation: AnyOperation): boolean {
+  return operation.mcp !== false;
 }
 
 /** What a file operation answers: the hosts send `bytes` as they are, never as JSON. */
