@@ -83,6 +83,8 @@ export {
   addReviewToCustomerHistory,
   type CustomerAddressRow,
   type CustomerFields,
+  type CustomerGroupName,
+  type CustomerGroupRow,
   type CustomerHistoryRow,
   type CustomerQuery,
   type CustomerRow,
@@ -90,6 +92,7 @@ export {
   deleteCustomerAddress,
   findCustomer,
   findCustomerAddress,
+  findCustomerGroup,
   findCustomerHistory,
   findRegisteredCustomerByEmail,
   findStoreContextByTokenHash,
@@ -97,6 +100,7 @@ export {
   insertCustomerAddresses,
   insertStoreContext,
   listCustomerAddresses,
+  listCustomerGroups,
   listCustomerOrderNumbers,
   listCustomers,
   moveOpenCart,
@@ -105,6 +109,7 @@ export {
   revokeStoreContext,
   revokeStoreContextsOfCustomer,
   type StoreContextRow,
+  saveCustomerGroupFields,
   updateCustomer,
 } from './queries/customers.ts';
 export {

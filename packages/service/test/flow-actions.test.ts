@@ -3,9 +3,11 @@ import {
   type Database,
   type FlowJobRow,
   findCustomer,
+  findCustomerGroup,
   findOrder,
   findStoreContextByTokenHash,
   listChannels,
+  listCustomerGroups,
   listEvents,
   listOrderActivities,
   listOrderDocuments,
@@ -13,6 +15,7 @@ import {
 } from '@cartwright/repository';
 import { createTestDatabase } from '@cartwright/repository/testing';
 import { ACTIONS } from '@cartwright/rules-engine';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogProduct } from '../src/catalog/operations.ts';
 import { openStoreContext } from '../src/customers/contexts.ts';
@@ -29,6 +32,7 @@ import { createServices, type Services } from '../src/kernel/services.ts';
 import { addOrderNote, updateShopOrder } from '../src/orders/operations.ts';
 import { saveCompany } from '../src/settings/company.operations.ts';
 import { createShop } from '../src/shop/shops.ts';
+import { NATIVE_CUSTOMER_GROUPS } from '../src/shop/starter-definitions.ts';
 import { insertTestOrder } from '../src/testing.ts';
 
 let database: Database;
@@ -103,7 +107,7 @@ async function run(
 
 async function newCustomer(
   email: string,
-  extra: { company?: string | null; tags?: string[] } = {},
+  extra: { company?: string | null; tags?: string[]; group?: 'consumer' | 'business' } = {},
 ): Promise<string> {
   return database.transaction(async (tx) => {
     const created = await createCustomer(
@@ -115,7 +119,7 @@ async function newCustomer(
         email,
         passwordHash: null,
         guest: false,
-        group: 'consumer',
+        group: extra.group ?? 'consumer',
         salutation: null,
         firstName: 'Erika',
         lastName: 'Mustermann',
@@ -285,15 +289,171 @@ describe('customer metadata', () => {
     const result = await run('action.add.customer.tag', { tags: ['x'] }, { orderId: order.id });
     expect(result).toMatchObject({ ok: false, code: 'NOT_FOUND' });
   });
+});
 
-  it('refuses customer-group custom fields with UNSUPPORTED_ACTION', async () => {
-    const customerId = await newCustomer('group-field@example.test');
-    const result = await run(
-      'action.set.customer.group.custom.field',
-      { field: 'x', value: 1 },
-      { customerId },
+describe('customer-group custom fields', () => {
+  const action = 'action.set.customer.group.custom.field';
+  const groupEvents = async () =>
+    (await eventsNamed('customer_group.updated')).map((event) => ({
+      payload: event.payload,
+      actor: event.actor,
+    }));
+  const groupRevision = async (group: 'consumer' | 'business') =>
+    (await findCustomerGroup(database.db, tenantId, group))?.revision ?? 0;
+
+  it('stores the field on the customer’s native group: consumer and business', async () => {
+    const consumerId = await newCustomer('group-field-consumer@example.test');
+    const businessId = await newCustomer('group-field-business@example.test', {
+      group: 'business',
+      company: 'Engines Ltd',
+    });
+    const businessOrder = await insertTestOrder(services, tenantId, { customerId: businessId });
+    const before = { consumer: await groupRevision('consumer'), business: await groupRevision('business') };
+
+    const consumer = successOf(
+      await run(
+        action,
+        { field: 'tier', value: { discount: 5, labels: ['retail'] } },
+        { customerId: consumerId },
+      ),
     );
-    expect(result).toMatchObject({ ok: false, code: 'UNSUPPORTED_ACTION' });
+    expect(consumer).toEqual({
+      group: 'consumer',
+      groupId: NATIVE_CUSTOMER_GROUPS.consumer,
+      field: 'tier',
+      value: { discount: 5, labels: ['retail'] },
+    });
+    // An order's flow acts on the order's customer, so on their group.
+    const business = successOf(
+      await run(action, { field: 'tier', value: 'b2b' }, { orderId: businessOrder.id }),
+    );
+    expect(business).toEqual({
+      group: 'business',
+      groupId: NATIVE_CUSTOMER_GROUPS.business,
+      field: 'tier',
+      value: 'b2b',
+    });
+    successOf(await run(action, { field: 'terms', value: 30 }, { customerId: consumerId }));
+    const unset = successOf(await run(action, { field: 'terms', value: null }, { customerId: consumerId }));
+    expect(unset).toMatchObject({ group: 'consumer', field: 'terms', value: null });
+
+    const consumerRow = await findCustomerGroup(database.db, tenantId, 'consumer');
+    expect(consumerRow).toMatchObject({
+      group: 'consumer',
+      customFields: { tier: { discount: 5, labels: ['retail'] } },
+      revision: before.consumer + 3,
+    });
+    expect(consumerRow?.customFields).not.toHaveProperty('terms');
+    expect(await findCustomerGroup(database.db, tenantId, 'business')).toMatchObject({
+      customFields: { tier: 'b2b' },
+      revision: before.business + 1,
+    });
+    expect((await listCustomerGroups(database.db, tenantId)).map((row) => row.group)).toEqual([
+      'business',
+      'consumer',
+    ]);
+    // The group changes, not the customers in it.
+    expect(await findCustomer(database.db, tenantId, consumerId)).toMatchObject({
+      customFields: {},
+      revision: 1,
+    });
+    expect(await findCustomer(database.db, tenantId, businessId)).toMatchObject({
+      customFields: {},
+      revision: 1,
+    });
+
+    const events = await groupEvents();
+    expect(events.slice(-4).map((event) => event.payload)).toEqual([
+      {
+        group: 'consumer',
+        groupId: NATIVE_CUSTOMER_GROUPS.consumer,
+        revision: before.consumer + 1,
+        changed: ['customFields'],
+      },
+      {
+        group: 'business',
+        groupId: NATIVE_CUSTOMER_GROUPS.business,
+        revision: before.business + 1,
+        changed: ['customFields'],
+      },
+      {
+        group: 'consumer',
+        groupId: NATIVE_CUSTOMER_GROUPS.consumer,
+        revision: before.consumer + 2,
+        changed: ['customFields'],
+      },
+      {
+        group: 'consumer',
+        groupId: NATIVE_CUSTOMER_GROUPS.consumer,
+        revision: before.consumer + 3,
+        changed: ['customFields'],
+      },
+    ]);
+    expect(events.at(-1)?.actor).toMatchObject({
+      kind: 'flow',
+      nodeId: 'n1',
+      onBehalfOf: { kind: 'system' },
+    });
+  });
+
+  it('writes once per step: running the same step again replays its result', async () => {
+    const customerId = await newCustomer('group-field-replay@example.test');
+    const jobId = services.ids.next();
+    const step = { jobId, nodeId: 'group-field' };
+    const before = await groupRevision('consumer');
+    const eventsBefore = (await groupEvents()).length;
+
+    const first = successOf(await run(action, { field: 'segment', value: 'loyal' }, { customerId }, step));
+    const replay = successOf(await run(action, { field: 'segment', value: 'loyal' }, { customerId }, step));
+    expect(replay).toEqual(first);
+    expect(await groupRevision('consumer')).toBe(before + 1);
+    expect(await groupEvents()).toHaveLength(eventsBefore + 1);
+    expect((await findCustomerGroup(database.db, tenantId, 'consumer'))?.lastStepKey).toBe(
+      `flow:${jobId}:group-field`,
+    );
+
+    // Another step is another write, even of the same value.
+    successOf(await run(action, { field: 'segment', value: 'loyal' }, { customerId }));
+    expect(await groupRevision('consumer')).toBe(before + 2);
+    expect(await groupEvents()).toHaveLength(eventsBefore + 2);
+  });
+
+  it('refuses a group that is not native and a malformed field or value, changing nothing', async () => {
+    const customerId = await newCustomer('group-field-refused@example.test');
+    const groupsBefore = await listCustomerGroups(database.db, tenantId);
+    const eventsBefore = (await groupEvents()).length;
+
+    const malformed: Record<string, unknown>[] = [
+      { field: 'x', value: Number.NaN },
+      { field: 'x', value: { at: new Date(0) } },
+      { field: 'x', value: () => 1 },
+      { field: 'x' },
+      { field: '', value: 1 },
+      { field: 'x'.repeat(101), value: 1 },
+      { value: 1 },
+    ];
+    for (const config of malformed) {
+      const refused = await run(action, config, { customerId });
+      expect(refused, JSON.stringify(config)).toMatchObject({ ok: false, code: 'VALIDATION_FAILED' });
+    }
+
+    // A group outside the two native ones (arbitrary customer groups are unsupported).
+    const imported = await newCustomer('group-field-imported@example.test');
+    await database.db.execute(
+      sql`update customers set customer_group = 'wholesale' where tenant_id = ${tenantId} and id = ${imported}`,
+    );
+    const unknown = await run(action, { field: 'x', value: 1 }, { customerId: imported });
+    expect(unknown).toMatchObject({ ok: false, code: 'UNSUPPORTED_ACTION' });
+    if (!unknown.ok) expect(unknown.detail).toContain('wholesale');
+
+    const guestOrder = await insertTestOrder(services, tenantId, { customerId: null });
+    expect(await run(action, { field: 'x', value: 1 }, { orderId: guestOrder.id })).toMatchObject({
+      ok: false,
+      code: 'NOT_FOUND',
+    });
+
+    expect(await listCustomerGroups(database.db, tenantId)).toEqual(groupsBefore);
+    expect(await groupEvents()).toHaveLength(eventsBefore);
   });
 });
 

@@ -4,6 +4,7 @@ import {
   type AddressJson,
   carts,
   customerAddresses,
+  customerGroups,
   customerHistory,
   customers,
   orders,
@@ -15,6 +16,9 @@ export type CustomerRow = typeof customers.$inferSelect;
 export type CustomerAddressRow = typeof customerAddresses.$inferSelect;
 export type StoreContextRow = typeof storeContexts.$inferSelect;
 export type CustomerHistoryRow = typeof customerHistory.$inferSelect;
+export type CustomerGroupRow = typeof customerGroups.$inferSelect;
+/** One of the two native customer groups. */
+export type CustomerGroupName = CustomerGroupRow['group'];
 /** What an edit of a customer may change (never the tenant, id, revision or timestamps). */
 export type CustomerFields = Partial<
   Omit<typeof customers.$inferInsert, 'tenantId' | 'id' | 'revision' | 'createdAt' | 'updatedAt'>
@@ -101,6 +105,43 @@ export async function recordCustomerLogin(
       firstLoginAt: sql`coalesce(${customers.firstLoginAt}, ${at.toISOString()}::timestamptz)`,
     })
     .where(inTenant(customers, tenantId, eq(customers.id, customerId)));
+}
+
+/** What the shop stores on a native customer group, or undefined while nothing is stored on it. */
+export function findCustomerGroup(
+  tx: Executor,
+  tenantId: string,
+  group: CustomerGroupName,
+): Promise<CustomerGroupRow | undefined> {
+  return findRow(tx, customerGroups, tenantId, [eq(customerGroups.group, group)]);
+}
+
+/** What the shop stores on its native customer groups: a row per group written to, by name. */
+export function listCustomerGroups(tx: Executor, tenantId: string): Promise<CustomerGroupRow[]> {
+  return selectRows(tx, customerGroups, tenantId, { orderBy: [asc(customerGroups.group)] });
+}
+
+/**
+ * Writes a native group's custom fields: its first write creates the row at revision 1, later ones
+ * move the revision on. The caller serialises the group's writers (`lockTransaction`) and has read
+ * the row it changes. `lastStepKey` names the flow step writing, or null.
+ */
+export async function saveCustomerGroupFields(
+  tx: Executor,
+  tenantId: string,
+  group: CustomerGroupName,
+  fields: { readonly customFields: Record<string, unknown>; readonly lastStepKey: string | null },
+  at: Date,
+): Promise<CustomerGroupRow> {
+  const [row] = await tx
+    .insert(customerGroups)
+    .values({ tenantId, group, ...fields, revision: 1, createdAt: at, updatedAt: at })
+    .onConflictDoUpdate({
+      target: [customerGroups.tenantId, customerGroups.group],
+      set: { ...fields, revision: sql`${customerGroups.revision} + 1`, updatedAt: at },
+    })
+    .returning();
+  return row!;
 }
 
 /** Deletes the customer with their addresses and history facts. */

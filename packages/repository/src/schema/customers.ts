@@ -62,6 +62,26 @@ export const customers = pgTable(
   ],
 );
 
+/**
+ * What a shop stores on the two native customer groups (consumer, business): their custom fields,
+ * one row per group once something was written to it (a group without a row has none). The groups
+ * themselves are fixed in every shop (arbitrary customer groups are unsupported), so this row is
+ * keyed by the group's name, never by an id of its own. `last_step_key` names the flow step
+ * (`flow:<job_id>:<node_id>`) that wrote last, so running that step again writes nothing.
+ */
+export const customerGroups = pgTable(
+  'customer_groups',
+  {
+    ...tenantKeyed(),
+    group: text('customer_group', { enum: ['consumer', 'business'] }).notNull(),
+    customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
+    lastStepKey: text('last_step_key'),
+    revision: integer('revision').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [tenantKey(t, t.group)],
+);
+
 export const customerAddresses = pgTable(
   'customer_addresses',
   {

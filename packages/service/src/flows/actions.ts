@@ -1,7 +1,9 @@
 import { MachineName } from '@cartwright/commerce';
+import { isJsonValue } from '@cartwright/flow-graph';
 import {
   type CustomerRow,
   findCustomer,
+  findCustomerGroup,
   findDocument,
   findOrder,
   findTenant,
@@ -9,6 +11,7 @@ import {
   lockTransaction,
   type OrderActivityRow,
   type OrderRow,
+  saveCustomerGroupFields,
 } from '@cartwright/repository';
 import * as v from 'valibot';
 import {
@@ -21,7 +24,7 @@ import {
 import { createDocument } from '../documents/create.ts';
 import { setDownloadAccess } from '../downloads/access.ts';
 import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
-import type { Actor } from '../kernel/events.ts';
+import { type Actor, recordEvent } from '../kernel/events.ts';
 import {
   addOrderActivityNote,
   type OrderChanges,
@@ -236,13 +239,65 @@ const setCustomerCustomField: ActionHandler = async (context, config) => {
   return updated.ok ? ok({ field, value: updated.value.customFields[field] ?? null }) : updated;
 };
 
-// The two native customer groups are fixed ids without a row of their own: Cartwright keeps no
-// group record (and no shop setting) where a custom field could live.
-const setCustomerGroupCustomField: ActionHandler = async () =>
-  fail(
-    'UNSUPPORTED_ACTION',
-    'Customer-group custom fields are not supported: the two native groups (consumer, business) are fixed and have no stored record for custom fields. Set a customer custom field instead.',
+/**
+ * Sets a custom field on the native group (consumer or business) of the customer the flow acts on,
+ * stored in the shop's row for that group (`customer_groups`); null removes the field. Like the
+ * customer and order actions it writes the group's current revision on by one and records
+ * `customer_group.updated`. The row remembers the step that wrote last, so running the same step
+ * again (same `flow:<job>:<node>` key) answers the stored value and writes nothing.
+ */
+const setCustomerGroupCustomField: ActionHandler = async (context, config) => {
+  const action = 'action.set.customer.group.custom.field';
+  const parsed = configOf(action, CustomFieldConfig, config);
+  if (!parsed.ok) return parsed;
+  const { field, value } = parsed.value;
+  // What flow-graph's config check admits: plain JSON, null to remove (never left out).
+  if (value === undefined || !isJsonValue(value)) {
+    return fail(
+      'VALIDATION_FAILED',
+      `The config of ${action} is invalid: value: expected a JSON value (null removes the field).`,
+      { errors: [{ pointer: '/value', message: 'expected a JSON value' }] },
+    );
+  }
+  const customer = await subjectCustomer(context, action);
+  if (!customer.ok) return customer;
+  const group: unknown = customer.value.group;
+  if (!v.is(CustomerGroup, group)) {
+    return fail(
+      'UNSUPPORTED_ACTION',
+      `Customer ${customer.value.id} is in the group ${JSON.stringify(group)}, which is not one of the native customer groups consumer and business; arbitrary customer groups are not supported.`,
+    );
+  }
+  const groupId = NATIVE_CUSTOMER_GROUPS[group];
+  await lockTransaction(context.tx, `customer-group:${context.tenantId}:${group}`);
+  const current = await findCustomerGroup(context.tx, context.tenantId, group);
+  if (current?.lastStepKey === context.stepKey) {
+    return ok({ group, groupId, field, value: current.customFields[field] ?? null });
+  }
+  const fields = v.safeParse(CustomFields, withField(current?.customFields ?? {}, field, value));
+  if (!fields.success) return fail('VALIDATION_FAILED', `Invalid custom field: ${fields.issues[0].message}`);
+  const row = await saveCustomerGroupFields(
+    context.tx,
+    context.tenantId,
+    group,
+    { customFields: fields.output, lastStepKey: context.stepKey },
+    context.services.clock.now(),
   );
+  await recordEvent(
+    context.tx,
+    context.services,
+    context.tenantId,
+    flowActor(context),
+    'customer_group.updated',
+    {
+      group,
+      groupId,
+      revision: row.revision,
+      changed: ['customFields'],
+    },
+  );
+  return ok({ group, groupId, field, value: row.customFields[field] ?? null });
+};
 
 /** A code to write: text, null to clear, or the source shape `{ value, upsert }` (upsert false keeps a set code). */
 const CodeValue = v.union([
