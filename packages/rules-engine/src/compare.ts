@@ -119,6 +119,61 @@ function intersects(subject: readonly (string | null)[], expected: ReadonlySet<s
   return false;
 }
 
+// Value sets (the reference's ArrayComparator over `(array)` casts, as multi-select custom fields
+// compare): each side is a set of values, a list as it is, a JSON object by its values, null as
+// the empty set and any other value as a set of one. `=` holds when the two share a value, `!=`
+// when they share none, so an empty set never matches `=` and always matches `!=`. Values are
+// equal as PHP's array_intersect has them, by their text: 2 and "2" are the same value, true is
+// "1", false and null are "". A nested list or object is no comparable value: it shares nothing.
+
+/** A value's text as array_intersect compares it; undefined for a nested list or object. */
+function setMemberText(value: unknown): string | undefined {
+  if (value === null || value === undefined || value === false) return '';
+  if (value === true) return '1';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  return undefined;
+}
+
+/** The texts of a value taken as a set (see above). */
+export function valueSetTexts(value: unknown): ReadonlySet<string> {
+  const members =
+    value === null || value === undefined
+      ? []
+      : Array.isArray(value)
+        ? value
+        : typeof value === 'object'
+          ? Object.values(value)
+          : [value];
+  const texts = new Set<string>();
+  for (const member of members) {
+    const text = setMemberText(member);
+    if (text !== undefined) texts.add(text);
+  }
+  return texts;
+}
+
+/** Two values taken as sets: `=` they share a value, `!=` they share none. */
+export function valueSetsMatch(actual: unknown, operator: unknown, expected: unknown): boolean {
+  const subject = valueSetTexts(actual);
+  const wanted = valueSetTexts(expected);
+  let shared = false;
+  for (const text of subject) {
+    if (wanted.has(text)) {
+      shared = true;
+      break;
+    }
+  }
+  switch (operator) {
+    case '=':
+      return shared;
+    case '!=':
+      return !shared;
+    default:
+      return unsupported(operator);
+  }
+}
+
 /** One id against a set, as `idsMatch` of `[id]` without the array: a missing id is `[]`. */
 export function idMatches(
   actual: string | null | undefined,
@@ -257,3 +312,5 @@ export const compareIds = refusing(idsMatch);
 export const compareId = refusing(idMatches);
 /** `dateMatches`; an unsupported operator is a RULE_INVALID_VALUE failure. */
 export const compareDate = refusing(dateMatches);
+/** `valueSetsMatch`; an unsupported operator is a RULE_INVALID_VALUE failure. */
+export const compareValueSets = refusing(valueSetsMatch);

@@ -1,4 +1,4 @@
-import { dateMatches, numberMatches } from './compare.ts';
+import { dateMatches, numberMatches, valueSetsMatch } from './compare.ts';
 import type { Facts } from './facts.ts';
 
 // The reference's CustomFieldRule::match, shared by customerCustomField, orderCustomField and
@@ -12,6 +12,8 @@ export interface PreparedCustomField {
 }
 
 const BOOL_TYPES = new Set(['bool', 'switch', 'checkbox']);
+/** The select components whose value is a list (CustomFieldRule::isArray). */
+const MULTI_SELECT_COMPONENTS = new Set(['sw-multi-select', 'sw-entity-multi-id-select']);
 const TRUE_TEXT = new Set(['1', 'true', 'on', 'yes']);
 
 /** PHP's FILTER_VALIDATE_BOOLEAN without null-on-failure: only 1/true/on/yes (any case, trimmed) are true. */
@@ -25,14 +27,15 @@ function toBoolean(value: unknown): boolean {
 function kindOf(field: Record<string, unknown>): PreparedCustomField['kind'] {
   const type = typeof field.type === 'string' ? field.type : '';
   const config =
-    field.config !== null && typeof field.config === 'object'
+    field.config !== null && typeof field.config === 'object' && !Array.isArray(field.config)
       ? (field.config as Record<string, unknown>)
       : {};
   if (BOOL_TYPES.has(type)) return 'bool';
   if (type === 'float' || type === 'int' || type === 'number') return 'number';
   if (type === 'price') return 'price';
   if (type === 'date' || type === 'datetime') return 'date';
-  if (type === 'select' && config.componentName === 'sw-multi-select') return 'multiSelect';
+  const component = typeof config.componentName === 'string' ? config.componentName : '';
+  if (type === 'select' && MULTI_SELECT_COMPONENTS.has(component)) return 'multiSelect';
   return 'other';
 }
 
@@ -71,12 +74,28 @@ function priceOf(actual: unknown, facts: Facts): number | null {
   return typeof amount === 'number' ? amount : null;
 }
 
+/**
+ * PHP's `===`: scalars by value and type; arrays (JSON lists and objects) when they hold the same
+ * keys in the same order with identical values.
+ */
+function identical(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const left = Object.entries(a);
+  const right = Object.entries(b);
+  return (
+    left.length === right.length &&
+    left.every(([key, value], index) => key === right[index]![0] && identical(value, right[index]![1]))
+  );
+}
+
 function strict(actual: unknown, operator: unknown, expected: unknown): boolean {
   switch (operator) {
     case '=':
-      return actual === expected;
+      return identical(actual, expected);
     case '!=':
-      return actual !== expected;
+      return !identical(actual, expected);
     case '>':
     case '<':
     case '>=':
@@ -111,11 +130,9 @@ export function matchCustomField(actual: unknown, prepared: PreparedCustomField,
         ? numberMatches(amount, operator, expected)
         : false;
     }
-    case 'multiSelect': {
-      if (!Array.isArray(subject) || !Array.isArray(expected)) return false;
-      const shared = subject.some((option) => expected.includes(option));
-      return operator === '=' ? shared : operator === '!=' ? !shared : false;
-    }
+    // Lists, or single values, on either side: compared as sets (ArrayComparator).
+    case 'multiSelect':
+      return operator === '=' || operator === '!=' ? valueSetsMatch(subject, operator, expected) : false;
     case 'date':
       return typeof subject === 'string' ? dateMatches(subject, operator, expected, true) : false;
     default:

@@ -29,6 +29,7 @@ export {
   compareNumber,
   compareString,
   compareStringInList,
+  compareValueSets,
   idSet,
   isNegativeOperator,
   lowerCaseList,

@@ -248,6 +248,81 @@ describe('line items', () => {
   });
 });
 
+describe('purchase prices', () => {
+  const priceOf = (item: Record<string, unknown>) => {
+    const { facts, unknownFacts } = translate({ scope: 'CartRuleScope', lineItems: [item] });
+    return { price: facts.cart?.lineItems[0]?.product?.purchasePrice, unknownFacts };
+  };
+  const serialised = JSON.stringify({
+    currencyId: '<currency-id>',
+    net: 10,
+    gross: 11.9,
+    linked: false,
+    listPrice: null,
+    percentage: null,
+    regulationPrice: null,
+  });
+
+  it('reads them beside an item or in its payload, as text, object, list or one amount', () => {
+    const expected = { price: { gross: 11.9, net: 10 }, unknownFacts: [] };
+    expect(priceOf({ purchasePrices: serialised })).toEqual(expected);
+    expect(priceOf({ purchasePrices: JSON.parse(serialised) })).toEqual(expected);
+    expect(priceOf({ purchasePrice: [JSON.parse(serialised)] })).toEqual(expected);
+    expect(priceOf({ payload: { purchasePrices: serialised } })).toEqual(expected);
+    expect(priceOf({ 'payload.purchasePrice': { gross: 11.9, net: 10 } })).toEqual(expected);
+    expect(priceOf({ 'purchasePrices.gross': 11.9, 'purchasePrices.net': 10 })).toEqual(expected);
+    expect(priceOf({ purchasePrice: 4 })).toEqual({ price: { gross: 4, net: 4 }, unknownFacts: [] });
+    expect(priceOf({ purchasePrice: '4.5' })).toEqual({ price: { gross: 4.5, net: 4.5 }, unknownFacts: [] });
+    expect(priceOf({ purchasePrices: '{"gross": "2.5", "net": "2.1"}' })).toEqual({
+      price: { gross: 2.5, net: 2.1 },
+      unknownFacts: [],
+    });
+    expect(priceOf({ purchasePrices: { gross: 3 } })).toEqual({
+      price: { gross: 3, net: null },
+      unknownFacts: [],
+    });
+  });
+
+  it('takes null, blank text and an empty list as none', () => {
+    for (const none of [null, '', '  ', []]) {
+      expect(priceOf({ purchasePrices: none })).toEqual({ price: null, unknownFacts: [] });
+    }
+    expect(priceOf({ type: 'product' }).price).toBeNull();
+  });
+
+  it('reports what it cannot read', () => {
+    expect(priceOf({ purchasePrices: 'cheap' }).unknownFacts).toEqual([
+      'lineItems[].purchasePrices (unparsable purchase price)',
+    ]);
+    expect(priceOf({ purchasePrice: true }).unknownFacts).toEqual([
+      'lineItems[].purchasePrice (expected a price with gross and net)',
+    ]);
+    expect(priceOf({ purchasePrices: { gross: 'a lot', margin: 3 } }).unknownFacts).toEqual([
+      'lineItems[].purchasePrices.gross (expected a number)',
+      'lineItems[].purchasePrices.margin',
+    ]);
+  });
+
+  it('gives cartTotalPurchasePrice the goods purchase prices times quantity', () => {
+    const total = (type: string, amount: number) =>
+      evaluate(
+        'cartTotalPurchasePrice',
+        { operator: '=', type, amount },
+        {
+          scope: 'CartRuleScope',
+          lineItems: [
+            { type: 'product', quantity: 2, purchasePrices: serialised },
+            { type: 'credit', good: false, purchasePrice: 100 },
+            { type: 'container', good: false, children: [{ type: 'product', purchasePrice: 1 }] },
+          ],
+        },
+      );
+    expect(total('gross', 24.8)).toBe(true);
+    expect(total('net', 21)).toBe(true);
+    expect(total('net', 24.8)).toBe(false);
+  });
+});
+
 describe('customer, context and time', () => {
   it('distinguishes no customer from a customer without details', () => {
     expect(translate({ scope: 'CheckoutRuleScope' }).facts.customer).toBeNull();

@@ -352,29 +352,6 @@ function asTaxDisplay(given: unknown, at: Cursor): ContextFacts['taxDisplay'] {
   return 'gross';
 }
 
-/** The reference's `purchasePrices` payload: a JSON text (or object, or list) with `gross` and `net`. */
-function asPurchasePrice(given: unknown, at: Cursor): ProductFacts['purchasePrice'] {
-  let parsed = given;
-  if (typeof parsed === 'string') {
-    try {
-      parsed = JSON.parse(parsed);
-    } catch {
-      at.bad('unparsable purchase price');
-      return null;
-    }
-  }
-  if (Array.isArray(parsed)) parsed = parsed[0];
-  if (parsed === null || parsed === undefined) return null;
-  if (!isRecord(parsed)) {
-    at.bad('expected a price with gross and net');
-    return null;
-  }
-  return {
-    gross: typeof parsed.gross === 'number' ? parsed.gross : null,
-    net: typeof parsed.net === 'number' ? parsed.net : null,
-  };
-}
-
 /** "QuantityPriceDefinition quantity 6": the definition's class and its numeric properties. */
 export function parsePriceDefinition(
   description: string,
@@ -481,6 +458,57 @@ const DELIVERY_INFORMATION: Section<ItemDraft> = {
   freeDelivery: to(delivery, 'freeDelivery', asBoolean),
 };
 
+type PurchasePriceDraft = { gross: number | null; net: number | null };
+
+/** The reference's Price, as its `purchasePrices` payload serialises it. */
+const PURCHASE_PRICE_FIELDS: Section<PurchasePriceDraft> = {
+  gross: to(self<PurchasePriceDraft>, 'gross', asNumber),
+  net: to(self<PurchasePriceDraft>, 'net', asNumber),
+  // Parts of the Price no condition reads.
+  currencyId: ignored,
+  linked: ignored,
+  listPrice: ignored,
+  percentage: ignored,
+  regulationPrice: ignored,
+};
+
+/**
+ * The item's purchase price (`purchasePrices`, the reference's payload, or `purchasePrice`): a Price
+ * (`{gross, net, …}`) as an object, as JSON text or as the first of a list; or one amount, which
+ * is then both gross and net. Numeric texts count as numbers (the reference multiplies them);
+ * null or blank is none. Dotted keys (`purchasePrices.net`) fill one part.
+ */
+const PURCHASE_PRICE: Entry<ItemDraft> = {
+  kind: 'object',
+  open: (item, given, at) => {
+    let parsed = given;
+    if (typeof parsed === 'string') {
+      if (parsed.trim() === '') parsed = null;
+      else {
+        try {
+          parsed = JSON.parse(parsed);
+        } catch {
+          return at.bad('unparsable purchase price');
+        }
+      }
+    }
+    if (Array.isArray(parsed)) parsed = parsed.length === 0 ? null : parsed[0];
+    if (parsed === null || parsed === undefined) {
+      product(item).purchasePrice = null;
+    } else if (typeof parsed === 'number' || typeof parsed === 'string') {
+      const amount = asNumber(parsed, at);
+      product(item).purchasePrice = amount === null ? null : { gross: amount, net: amount };
+    } else if (isRecord(parsed)) {
+      const current = product(item).purchasePrice;
+      const draft: PurchasePriceDraft = { gross: current?.gross ?? null, net: current?.net ?? null };
+      mapInto(parsed, PURCHASE_PRICE_FIELDS, draft, at);
+      product(item).purchasePrice = draft;
+    } else {
+      at.bad('expected a price with gross and net');
+    }
+  },
+};
+
 /** `payload.*`: what the item carries of its product (and of its promotion, for promotion items). */
 const PAYLOAD: Section<ItemDraft> = {
   parentId: to(product, 'parentId', asText),
@@ -498,7 +526,8 @@ const PAYLOAD: Section<ItemDraft> = {
   createdAt: to(product, 'createdAt', asInstant),
   releaseDate: to(product, 'releaseDate', asInstant),
   productType: to(product, 'productType', asText),
-  purchasePrices: to(product, 'purchasePrice', asPurchasePrice),
+  purchasePrices: PURCHASE_PRICE,
+  purchasePrice: PURCHASE_PRICE,
   customFields: to(product, 'customFields', asRecord),
   ruleMetadata: to(product, 'ruleMetadata', asMetadata),
   promotionId: to(promotion, 'promotionId', asText),
@@ -562,6 +591,9 @@ const LINE_ITEM: Section<ItemDraft> = {
   }),
   // The reference's tests give an item's dimensions beside it: they are its delivery information.
   ...dimensionEntries(),
+  // And its purchase price (the cart's total purchase price sums them): the payload's.
+  purchasePrices: PURCHASE_PRICE,
+  purchasePrice: PURCHASE_PRICE,
   // Nested items (a container's) use the same vocabulary.
   children: field((item, given, at) => CHILDREN.apply(item, given, at)),
 };

@@ -552,6 +552,55 @@ describe('customerCustomField', () => {
     );
   });
 
+  it('compares multi-select values as sets, a list or a single value on either side', () => {
+    const stored = (value: unknown) => withCustomer({ customFields: { custom_test: value } });
+    for (const componentName of ['sw-multi-select', 'sw-entity-multi-id-select']) {
+      const rule = (operator: string, renderedFieldValue: unknown) => ({
+        operator,
+        renderedField: field('select', { componentName }),
+        renderedFieldValue,
+      });
+      expect(check('customerCustomField', rule('=', ['o1', 'o2']), stored(['o2', 'o3']))).toBe(true);
+      expect(check('customerCustomField', rule('!=', ['o1', 'o2']), stored(['o2', 'o3']))).toBe(false);
+      expect(check('customerCustomField', rule('=', ['o3']), stored(['o1', 'o2']))).toBe(false);
+      expect(check('customerCustomField', rule('!=', ['o3']), stored(['o1', 'o2']))).toBe(true);
+      expect(check('customerCustomField', rule('=', ['o1', 'o2']), stored('o1'))).toBe(true);
+      expect(check('customerCustomField', rule('=', 'o2'), stored(['o1', 'o2']))).toBe(true);
+      expect(check('customerCustomField', rule('!=', 'o2'), stored(['o1']))).toBe(true);
+      expect(check('customerCustomField', rule('=', [1, 2]), stored(['2']))).toBe(true);
+      // Empty sets share nothing.
+      expect(check('customerCustomField', rule('=', ['o1']), stored([]))).toBe(false);
+      expect(check('customerCustomField', rule('!=', ['o1']), stored([]))).toBe(true);
+      expect(check('customerCustomField', rule('=', []), stored(['o1']))).toBe(false);
+      expect(check('customerCustomField', rule('!=', []), stored(['o1']))).toBe(true);
+      // A missing field: only != matches (the rule's value is not null).
+      expect(check('customerCustomField', rule('=', ['o1']), stored(null))).toBe(false);
+      expect(check('customerCustomField', rule('!=', ['o1']), stored(null))).toBe(true);
+      // Sets have no order: the ordering operators never match.
+      expect(check('customerCustomField', rule('>', ['o1']), stored(['o2']))).toBe(false);
+    }
+  });
+
+  it('compares lists of other fields as PHP === does, and single values as before', () => {
+    const stored = (value: unknown) => withCustomer({ customFields: { custom_test: value } });
+    const rule = (operator: string, renderedFieldValue: unknown, config: unknown = []) => ({
+      operator,
+      renderedField: field('select', config),
+      renderedFieldValue,
+    });
+    expect(check('customerCustomField', rule('=', ['o1', 'o2']), stored(['o1', 'o2']))).toBe(true);
+    expect(check('customerCustomField', rule('!=', ['o1', 'o2']), stored(['o1', 'o2']))).toBe(false);
+    expect(check('customerCustomField', rule('=', ['o1']), stored(['o1', 'o2']))).toBe(false);
+    expect(check('customerCustomField', rule('=', ['o2', 'o1']), stored(['o1', 'o2']))).toBe(false);
+    expect(check('customerCustomField', rule('=', 'o1'), stored(['o1']))).toBe(false);
+    // A single select (another component) is not a multi-select.
+    const single = { componentName: 'sw-single-select' };
+    expect(check('customerCustomField', rule('=', 'o1', single), stored('o1'))).toBe(true);
+    expect(check('customerCustomField', rule('=', ['o1'], single), stored('o1'))).toBe(false);
+    expect(check('customerCustomField', rule('=', '1', single), stored(1))).toBe(false);
+    expect(check('customerCustomField', rule('!=', '1', single), stored(1))).toBe(true);
+  });
+
   it('a missing field matches only !=; no customer never matches', () => {
     const differs = { operator: '!=', renderedField: field('text'), renderedFieldValue: 'gold' };
     expect(check('customerCustomField', differs, withCustomer({ customFields: null }))).toBe(true);
