@@ -494,6 +494,40 @@ describe('checkout under a channel’s settings', () => {
       { kind: 'carts', count: 1 },
     ]);
   });
+
+  it('refuses to delete a channel a rule or flow names anywhere in its JSON, listing them, and deletes it once they are gone', async () => {
+    const base = expectOk(await read(mainChannel)).baseRevision as number;
+    const FOURTH = '0190f0c8-0000-7000-8000-0000000c0004';
+    const NAMING_RULE = '0190f0c8-0000-7000-8000-0000000c01f5';
+    const created = expectOk(
+      await staff('PUT', `/api/merchant/commerce/channels/${FOURTH}`, {
+        revision: 0,
+        baseRevision: base,
+        channel: CHANNEL,
+      }),
+    );
+    const rule = expectOk(
+      await staff('PUT', `/api/automation/rules/${NAMING_RULE}`, {
+        revision: 0,
+        data: {
+          name: { en: 'Only the fourth channel' },
+          condition: { type: 'salesChannel', value: { operator: '=', salesChannelIds: [FOURTH] } },
+        },
+      }),
+    );
+    const refused = await staff('DELETE', `/api/merchant/commerce/channels/${FOURTH}`, {
+      revision: created.revision,
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('CHANNEL_IN_USE');
+    expect(refused.body.blockers).toEqual([
+      { kind: 'definitions', count: 1, references: [{ kind: 'rule', id: NAMING_RULE, key: null }] },
+    ]);
+    expectOk(await staff('DELETE', `/api/automation/rules/${NAMING_RULE}`, { revision: rule.revision }));
+    expectOk(
+      await staff('DELETE', `/api/merchant/commerce/channels/${FOURTH}`, { revision: created.revision }),
+    );
+  });
 });
 
 describe('MCP parity', () => {

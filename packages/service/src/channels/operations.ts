@@ -5,6 +5,7 @@ import {
   deleteChannel,
   type Executor,
   findChannel,
+  findReferences,
   findTenant,
   insertChannel,
   updateChannelAtRevision,
@@ -491,7 +492,7 @@ async function save(
 export const deleteSalesChannel = defineOperation({
   name: 'merchant.commerce.delete',
   summary:
-    'Deletes a sales channel at its revision; the main channel never, a channel with customers, carts, orders or overrides neither (deactivate it instead).',
+    'Deletes a sales channel at its revision; the main channel never, a channel with customers, carts, orders or overrides, or one a rule, flow or promotion names, neither (deactivate it instead).',
   http: { method: 'DELETE', path: '/api/merchant/commerce/channels/:channelId' },
   permission: 'settings.write',
   readOnly: false,
@@ -510,11 +511,18 @@ export const deleteSalesChannel = defineOperation({
       }
       const uses = await countChannelUses(tx, tenantId, input.channelId);
       const overrides = Object.keys(normalizeOverrides(CHANNEL_SETTINGS_SHAPE, overridesOf(current))).sort();
+      // Rules, flows and promotions that name the channel anywhere in their JSON (the one
+      // reference search every delete runs) would silently stop matching without it.
+      const named = (await findReferences(tx, tenantId, input.channelId)).filter(
+        (reference) =>
+          reference.kind === 'rule' || reference.kind === 'flow' || reference.kind === 'promotion',
+      );
       const blockers = [
         ...(['customers', 'carts', 'orders'] as const).flatMap((kind) =>
           uses[kind] > 0 ? [{ kind, count: uses[kind] }] : [],
         ),
         ...(overrides.length > 0 ? [{ kind: 'overrides', count: overrides.length, fields: overrides }] : []),
+        ...(named.length > 0 ? [{ kind: 'definitions', count: named.length, references: named }] : []),
       ];
       if (blockers.length > 0) {
         return fail(
