@@ -4,14 +4,12 @@
 //
 //   corepack pnpm bench:checkout                 PGlite, and PostgreSQL when BENCH_DATABASE_URL is set
 //   BENCH_CHECKOUTS=500 corepack pnpm bench:checkout
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createDatabase, type Database, insertProduct } from '@cartwright/repository';
+
+import { type Database, insertProduct } from '@cartwright/repository';
 import { checkout, createServices, type Services } from '@cartwright/service';
 import { createSellableShop, readyVisitor, SELLABLE, type SellableShop } from '@cartwright/service/testing';
 import { sql } from 'drizzle-orm';
-import postgres from 'postgres';
+import { onEachEngine } from './engines.ts';
 
 const CHECKOUTS = Number(process.env.BENCH_CHECKOUTS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -102,33 +100,4 @@ async function run(engine: string, database: Database) {
   );
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'cartwright-bench-'));
-try {
-  const pglite = await createDatabase({ dataDir: dir });
-  await run('PGlite (embedded)', pglite);
-  await pglite.close();
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
-
-const url = process.env.BENCH_DATABASE_URL;
-if (url) {
-  const name = `cartwright_bench_${process.pid}`;
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  try {
-    const target = new URL(url);
-    target.pathname = `/${name}`;
-    const database = await createDatabase({
-      databaseUrl: target.toString(),
-      maxConnections: CONCURRENCY + 2,
-    });
-    await run('PostgreSQL', database);
-    await database.close();
-  } finally {
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  }
-} else {
-  console.log('PostgreSQL: skipped (set BENCH_DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/test)');
-}
+await onEachEngine(run, () => ({ maxConnections: CONCURRENCY + 2 }));

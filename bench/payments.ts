@@ -14,11 +14,8 @@
 //
 //   corepack pnpm bench:payments            PGlite, and PostgreSQL when BENCH_DATABASE_URL is set
 //   BENCH_ORDERS=200 BENCH_CONCURRENCY=8 corepack pnpm bench:payments
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+
 import {
-  createDatabase,
   type Database,
   findOpenCart,
   findOrder,
@@ -43,7 +40,7 @@ import {
 import { createSellableShop, readyVisitor, SELLABLE, type SellableShop } from '@cartwright/service/testing';
 import { type PayPalFixture, startPayPalFixture } from '@cartwright/tooling/paypal-fixture';
 import { sql } from 'drizzle-orm';
-import postgres from 'postgres';
+import { onEachEngine } from './engines.ts';
 
 const ORDERS = positive('BENCH_ORDERS', 100);
 const CONCURRENCY = positive('BENCH_CONCURRENCY', 4);
@@ -506,36 +503,11 @@ async function run(engine: string, database: Database, meters: Meters) {
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'cartwright-bench-'));
-try {
-  const meters = newMeters();
-  const pglite = await createDatabase({ dataDir: dir, onTransactionRetry: () => (meters.retries += 1) });
-  await run('PGlite (embedded)', pglite, meters);
-  await pglite.close();
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
-
-const url = process.env.BENCH_DATABASE_URL;
-if (url) {
-  const name = `cartwright_bench_${process.pid}`;
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  try {
-    const target = new URL(url);
-    target.pathname = `/${name}`;
-    const meters = newMeters();
-    const database = await createDatabase({
-      databaseUrl: target.toString(),
-      maxConnections: CONCURRENCY + 2,
-      onTransactionRetry: () => (meters.retries += 1),
-    });
-    await run('PostgreSQL', database, meters);
-    await database.close();
-  } finally {
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  }
-} else {
-  console.log('PostgreSQL: skipped (set BENCH_DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/test)');
-}
+let meters = newMeters();
+await onEachEngine(
+  (label, database) => run(label, database, meters),
+  () => {
+    meters = newMeters();
+    return { maxConnections: CONCURRENCY + 2, onTransactionRetry: () => (meters.retries += 1) };
+  },
+);
