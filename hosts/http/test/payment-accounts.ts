@@ -1,5 +1,6 @@
+import type { PaymentProvider } from '@cartwright/service';
 import type { PayPalFixture } from '@cartwright/tooling/paypal-fixture';
-import type { Harness } from './harness.ts';
+import { createHarness, type Harness } from './harness.ts';
 
 // The payment tests' shared set-up: shops' provider accounts at the loopback PayPal fixture, as
 // the variables an operator sets, and the shop's provider payment method.
@@ -43,6 +44,27 @@ export function accountVariables(
     PUBLIC_BASE_URL: publicBaseUrl,
     PROVIDER_CONTRACT_BASE_URL: fixture.url,
   };
+}
+
+/**
+ * The two-shop harness with a payment provider and shop A's provider payment method `methodId`.
+ * Accounts are keyed by shop id, known only once the harness made its shops, so the provider is
+ * built on first use by `providerOf` (from the same variables an operator sets).
+ */
+export async function createPaymentHarness(
+  providerOf: (h: Harness) => PaymentProvider,
+  methodId: string,
+): Promise<Harness> {
+  const h: Harness = await createHarness({
+    payments: {
+      get provider() {
+        return providerOf(h);
+      },
+      publicBaseUrl: 'http://127.0.0.1:3000',
+    },
+  });
+  await saveProviderMethod(h, methodId);
+  return h;
 }
 
 /** Saves a payment method of shop A whose handler is the provider. */

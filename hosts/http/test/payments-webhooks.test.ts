@@ -14,12 +14,12 @@ import {
 import { type ServerType, serve } from '@hono/node-server';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './harness.ts';
+import type { Harness } from './harness.ts';
 import {
   accountVariables,
+  createPaymentHarness,
   expectOk,
   registerAccount,
-  saveProviderMethod,
   staffOf,
 } from './payment-accounts.ts';
 
@@ -45,16 +45,8 @@ let createGate: { readonly seen: (answer: CreateAnswer) => void; readonly open: 
 
 beforeAll(async () => {
   fixture = await startPayPalFixture();
-  h = await createHarness({
-    payments: {
-      get provider() {
-        return providerOf();
-      },
-      publicBaseUrl: 'http://127.0.0.1:3000',
-    },
-  });
+  h = await createPaymentHarness(providerOf, PROVIDER_METHOD);
   ({ productId, channelKey } = await h.sellableTea());
-  await saveProviderMethod(h, PROVIDER_METHOD);
   const port = await new Promise<number>((resolve) => {
     server = serve({ fetch: h.app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
       resolve(info.port),

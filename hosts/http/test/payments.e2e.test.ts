@@ -10,12 +10,12 @@ import {
 import { type PayPalFixture, startPayPalFixture } from '@cartwright/tooling/paypal-fixture';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './harness.ts';
+import type { Harness } from './harness.ts';
 import {
   accountVariables,
+  createPaymentHarness,
   expectOk,
   registerAccount,
-  saveProviderMethod,
   staffOf,
 } from './payment-accounts.ts';
 
@@ -33,18 +33,8 @@ const MERCHANT = 'MERCHANTA1';
 
 beforeAll(async () => {
   fixture = await startPayPalFixture();
-  // Accounts are keyed by shop id, known only once the harness made its shops: the provider is
-  // built on first use, from the same variables an operator sets.
-  h = await createHarness({
-    payments: {
-      get provider() {
-        return providerOf();
-      },
-      publicBaseUrl: 'http://127.0.0.1:3000',
-    },
-  });
+  h = await createPaymentHarness(providerOf, PROVIDER_METHOD);
   ({ productId, channelKey } = await h.sellableTea());
-  await saveProviderMethod(h, PROVIDER_METHOD);
 });
 afterAll(async () => {
   await h?.close();
