@@ -37,7 +37,10 @@ describe('authenticateStorefront', () => {
     const [channelB] = await listChannels(database.db, b.tenantId);
     // B's random part under A's shop id: the key names a channel A does not have.
     const spliced = `cwk_${a.tenantId.replaceAll('-', '')}_${channelB!.accessKey.slice(-24)}`;
-    for (const key of [undefined, '', 'cwk_nope', `${channelA!.accessKey.slice(0, -1)}x`, spliced]) {
+    // The last character swapped for a different one (a fixed 'x' would be no change when the key already ends in x).
+    const last = channelA!.accessKey.at(-1);
+    const altered = `${channelA!.accessKey.slice(0, -1)}${last === 'x' ? 'y' : 'x'}`;
+    for (const key of [undefined, '', 'cwk_nope', altered, spliced]) {
       const result = await authenticateStorefront(services, key, undefined);
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.code).toBe('UNAUTHENTICATED');
