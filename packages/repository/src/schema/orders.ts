@@ -25,6 +25,8 @@ export const carts = pgTable(
     shippingAddress: jsonb('shipping_address').$type<AddressJson>(),
     shippingMethodId: uuid('shipping_method_id'),
     paymentMethodId: uuid('payment_method_id'),
+    /** Promotion codes the visitor entered, as entered (a code is matched case-insensitively). */
+    promotionCodes: jsonb('promotion_codes').$type<string[]>().notNull().default([]),
     status: text('status', { enum: ['open', 'ordered'] })
       .notNull()
       .default('open'),
@@ -189,4 +191,29 @@ export const downloadEntitlements = pgTable(
     ...timestamps,
   },
   (t) => [tenantKey(t, t.id), tenantUniqueIndex(t, 'download_entitlements_key', t.orderId, t.assetId)],
+);
+
+/**
+ * One promotion redeemed by one order: written with the order, never changed. `code` is the code
+ * the order used (null for a promotion without codes); `ruleIds` the saved rules the promotion
+ * referenced then, so a redeemed promotion keeps blocking the deletion of its rules even after
+ * the promotion itself changed. A code's limit counts these rows.
+ */
+export const promotionRedemptions = pgTable(
+  'promotion_redemptions',
+  {
+    ...tenantKeyed(),
+    id: uuid('id').notNull(),
+    promotionId: uuid('promotion_id').notNull(),
+    orderId: uuid('order_id').notNull(),
+    /** The code as the promotion defines it (its canonical spelling), or null. */
+    code: text('code'),
+    ruleIds: jsonb('rule_ids').$type<string[]>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    tenantKey(t, t.id),
+    tenantUniqueIndex(t, 'promotion_redemptions_order_key', t.promotionId, t.orderId),
+    tenantIndex(t, 'promotion_redemptions_code_idx', t.promotionId, t.code),
+  ],
 );
