@@ -9,6 +9,12 @@ export interface ProductPriceJson extends MoneyJson {
   readonly listNet?: number | null;
 }
 
+/**
+ * How a product shows through one sales channel: `all` listed and found by search, `search` found
+ * by search only, `link` read only by its id. A channel without an entry shows it as `all`.
+ */
+export type ProductVisibilityJson = 'all' | 'search' | 'link';
+
 export interface ProductFlagsJson {
   readonly new?: boolean | null;
   readonly closeout?: boolean | null;
@@ -49,6 +55,8 @@ export const products = pgTable(
     releaseDate: date('release_date', { mode: 'string' }),
     flags: jsonb('flags').$type<ProductFlagsJson>(),
     customFields: jsonb('custom_fields').$type<Record<string, unknown>>(),
+    /** Per sales channel id (decision 0030); a variant's is always null: it follows its parent. */
+    visibilities: jsonb('visibilities').$type<Record<string, ProductVisibilityJson>>(),
     ruleMetadata: jsonb('rule_metadata').$type<Record<string, unknown>>(),
     revision: integer('revision').notNull().default(1),
     ...timestamps,

@@ -65,8 +65,11 @@ export const apiTokens = pgTable(
   {
     ...tenantKeyed(),
     id: uuid('id').notNull(),
-    kind: text('kind', { enum: ['personal', 'api'] }).notNull(),
+    /** `channel`: an access grant to one private sales channel's store API, never a staff token. */
+    kind: text('kind', { enum: ['personal', 'api', 'channel'] }).notNull(),
     name: text('name').notNull(),
+    /** The sales channel a `channel` grant opens; null for staff tokens. */
+    channelId: uuid('channel_id'),
     /** Personal tokens act as this user (their membership is rechecked on every call). */
     userId: uuid('user_id'),
     /** API tokens carry their own role; personal tokens take the member's. */

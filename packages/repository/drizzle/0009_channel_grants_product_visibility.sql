@@ -1,0 +1,2 @@
+ALTER TABLE "products" ADD COLUMN "visibilities" jsonb;--> statement-breakpoint
+ALTER TABLE "api_tokens" ADD COLUMN "channel_id" uuid;
