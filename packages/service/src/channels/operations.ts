@@ -24,18 +24,28 @@ import { TranslatedName } from '../flows/definition.ts';
 import { actorOf, issueChannelKey } from '../kernel/auth.ts';
 import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
 import { recordEvent } from '../kernel/events.ts';
-import { type AnyOperation, defineOperation, fieldErrors } from '../kernel/registry.ts';
+import {
+  type AnyOperation,
+  defineOperation,
+  fieldErrors,
+  type OperationContext,
+} from '../kernel/registry.ts';
 import {
   Amount,
   CurrencyCode,
   iso,
-  LANGUAGES,
   LanguageCode,
   Revision,
   Timestamp,
   Uuid,
 } from '../kernel/schemas.ts';
 import type { Services } from '../kernel/services.ts';
+import {
+  type LanguageUse,
+  languageParameter,
+  refuseDisabledLanguages,
+  translationLanguages,
+} from '../settings/languages.ts';
 import {
   basisRevision,
   ChannelIdentity,
@@ -153,7 +163,7 @@ const EffectiveValues = v.object({
 
 const Overrides = v.record(v.string(), v.unknown());
 
-const ChannelView = v.object({
+export const ChannelView = v.object({
   ...ChannelIdentity,
   /** The basis revision the channel's overrides were last saved against. */
   savedAgainstBaseRevision: v.number(),
@@ -223,34 +233,38 @@ export const readChannel = defineOperation({
     const tx = services.database.db;
     const row = await findChannel(tx, tenantId, input.channelId);
     if (!row) return fail('NOT_FOUND', `No channel ${input.channelId} exists in this shop.`);
+    const refused = await refuseDisabledLanguages(tx, { tenantId }, languageParameter(input.language));
+    if (refused) return refused;
     const settings = await channelSettings(tx, tenantId, row);
-    const unknown = checkContentLanguage(settings.effective, input.language, 'read');
-    if (unknown) return unknown;
     return ok(await view(tx, tenantId, row, settings, input.language));
   },
 });
 
 /**
- * Refuses a content language the shop has not set up in its shared basis (`settings` holds its
- * `languages`, by code): writing in it would store texts nobody can select. A read may also name
- * a language the platform speaks (`LANGUAGES`, or a regional form of one): it falls back to the
- * main language field by field; any other code (`xx`) is refused.
+ * Every language a save names, each with its pointer: the content language, the channel's
+ * languages and its domains' languages, and the keys of native translations in the overrides.
  */
-function checkContentLanguage(
-  settings: JsonObject,
-  language: string | undefined,
-  purpose: 'read' | 'write',
-): Failure | null {
-  if (language === undefined) return null;
-  const languages = (settings.languages ?? {}) as Record<string, unknown>;
-  if (Object.hasOwn(languages, language)) return null;
-  const base = language.split('-')[0] as (typeof LANGUAGES)[number];
-  if (purpose === 'read' && LANGUAGES.includes(base)) return null;
-  return fail('VALIDATION_FAILED', `The shop has not set up the language ${language}.`, {
-    errors: [
-      { pointer: '/language', message: `expected one of ${Object.keys(languages).sort().join(', ')}` },
-    ],
-  });
+function languagesOfSave(input: {
+  language?: string | undefined;
+  channel: ChannelFields;
+  overrides: Record<string, unknown>;
+}): LanguageUse[] {
+  const uses = languageParameter(input.language);
+  for (const [index, language] of (input.channel.languages ?? []).entries()) {
+    uses.push({ pointer: `/channel/languages/${index}`, language });
+  }
+  for (const [index, domain] of input.channel.domains.entries()) {
+    uses.push({ pointer: `/channel/domains/${index}/language`, language: domain.language });
+  }
+  for (const area of ['shippingMethods', 'paymentMethods', 'taxLabels'] as const) {
+    const entries = input.overrides[area];
+    if (entries === null || typeof entries !== 'object') continue;
+    for (const [id, entry] of Object.entries(entries)) {
+      const translations = (entry as { translations?: unknown } | null)?.translations;
+      uses.push(...translationLanguages(translations, ['overrides', area, id, 'translations']));
+    }
+  }
+  return uses;
 }
 
 /** A method's texts as a form in one content language writes them. */
@@ -313,8 +327,6 @@ function overrideErrors(issues: readonly OverrideIssue[]) {
 function checkOverrides(
   basis: JsonObject,
   overrides: JsonObject,
-  channel: ChannelFields,
-  languages: readonly string[],
 ): Result<{ overrides: JsonObject; resolved: ResolvedSettings }> {
   const issues = validateOverrides(CHANNEL_SETTINGS_SHAPE, basis, overrides);
   const errors = overrideErrors(issues);
@@ -376,15 +388,6 @@ function checkOverrides(
       });
     }
   }
-  const known = new Set(Object.keys((basis.languages ?? {}) as object));
-  const unknown = [...languages, ...channel.domains.map((domain) => domain.language)].find(
-    (code) => !known.has(code),
-  );
-  if (unknown) {
-    return fail('VALIDATION_FAILED', `The language ${unknown} is not set up in the shared basis.`, {
-      errors: [{ pointer: '/channel', message: `unknown language ${unknown}` }],
-    });
-  }
   return ok({ overrides: normalizeOverrides(CHANNEL_SETTINGS_SHAPE, overrides), resolved });
 }
 
@@ -399,6 +402,15 @@ function stale(field: 'revision' | 'baseRevision', expected: number, actual: num
   );
 }
 
+/** The body of a channel save (the merchant endpoint's and `PUT /api/automation/channels/{id}`'s). */
+export const ChannelSaveBody = {
+  revision: Revision,
+  baseRevision: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  language: v.optional(LanguageCode),
+  channel: ChannelFields,
+  overrides: v.optional(Overrides, {}),
+};
+
 export const saveChannel = defineOperation({
   name: 'merchant.commerce.save',
   summary:
@@ -406,19 +418,18 @@ export const saveChannel = defineOperation({
   http: { method: 'PUT', path: '/api/merchant/commerce/channels/:channelId' },
   permission: 'settings.write',
   readOnly: false,
-  input: v.object({
-    channelId: Uuid,
-    revision: Revision,
-    baseRevision: v.pipe(v.number(), v.integer(), v.minValue(1)),
-    language: v.optional(LanguageCode),
-    channel: ChannelFields,
-    overrides: v.optional(Overrides, {}),
-  }),
+  input: v.object({ channelId: Uuid, ...ChannelSaveBody }),
   output: ChannelView,
-  async handler({ services, tenantId, principal }, input) {
-    return services.database.transaction((tx) => save(tx, services, tenantId, actorOf(principal), input));
-  },
+  handler: saveSalesChannel,
 });
+
+/** Saves a channel (the one implementation behind both channel save endpoints). */
+export function saveSalesChannel(
+  { services, tenantId, principal }: OperationContext,
+  input: Parameters<typeof save>[4],
+): Promise<Result<v.InferOutput<typeof ChannelView>>> {
+  return services.database.transaction((tx) => save(tx, services, tenantId, actorOf(principal), input));
+}
 
 async function save(
   tx: Executor,
@@ -454,12 +465,12 @@ async function save(
       errors: [{ pointer: '/channel/languages', message: 'required' }],
     });
   }
+  const refused = await refuseDisabledLanguages(tx, { tenantId }, languagesOfSave(input));
+  if (refused) return refused;
   const basis = await settingsBasis(tx, tenantId);
-  const unknown = checkContentLanguage(basis, input.language, 'write');
-  if (unknown) return unknown;
   const written = withContentLanguage(input.overrides as JsonObject, input.language);
   if (!written.ok) return written;
-  const checked = checkOverrides(basis, written.value, input.channel, input.channel.languages ?? []);
+  const checked = checkOverrides(basis, written.value);
   if (!checked.ok) return checked;
   const data = { ...input.channel, overrides: checked.value.overrides };
   const now = services.clock.now();
@@ -489,6 +500,8 @@ async function save(
   return ok(await view(tx, tenantId, row, settings, input.language));
 }
 
+export const DeletedChannel = v.object({ channelId: Uuid, deleted: v.literal(true) });
+
 export const deleteSalesChannel = defineOperation({
   name: 'merchant.commerce.delete',
   summary:
@@ -497,49 +510,58 @@ export const deleteSalesChannel = defineOperation({
   permission: 'settings.write',
   readOnly: false,
   input: v.object({ channelId: Uuid, revision: Revision }),
-  output: v.object({ channelId: Uuid, deleted: v.literal(true) }),
-  async handler({ services, tenantId, principal }, input) {
-    return services.database.transaction(async (tx) => {
-      const current = await findChannel(tx, tenantId, input.channelId, 'update');
-      if (!current) return fail('NOT_FOUND', `No channel ${input.channelId} exists in this shop.`);
-      if (current.revision !== input.revision) return stale('revision', input.revision, current.revision);
-      if (current.isMain) {
-        return fail(
-          'MAIN_CHANNEL',
-          'The main channel cannot be deleted; pause it or make it private instead.',
-        );
-      }
-      const uses = await countChannelUses(tx, tenantId, input.channelId);
-      const overrides = Object.keys(normalizeOverrides(CHANNEL_SETTINGS_SHAPE, overridesOf(current))).sort();
-      // Rules, flows and promotions that name the channel anywhere in their JSON (the one
-      // reference search every delete runs) would silently stop matching without it.
-      const named = (await findReferences(tx, tenantId, input.channelId)).filter(
-        (reference) =>
-          reference.kind === 'rule' || reference.kind === 'flow' || reference.kind === 'promotion',
-      );
-      const blockers = [
-        ...(['customers', 'carts', 'orders'] as const).flatMap((kind) =>
-          uses[kind] > 0 ? [{ kind, count: uses[kind] }] : [],
-        ),
-        ...(overrides.length > 0 ? [{ kind: 'overrides', count: overrides.length, fields: overrides }] : []),
-        ...(named.length > 0 ? [{ kind: 'definitions', count: named.length, references: named }] : []),
-      ];
-      if (blockers.length > 0) {
-        return fail(
-          'CHANNEL_IN_USE',
-          'The channel is still in use; deactivate it (pause or make it private) instead.',
-          {
-            extensions: { blockers },
-          },
-        );
-      }
-      await deleteChannel(tx, tenantId, input.channelId);
-      await recordEvent(tx, services, tenantId, actorOf(principal), 'channel.deleted', {
-        channelId: input.channelId,
-      });
-      return ok({ channelId: input.channelId, deleted: true as const });
-    });
-  },
+  output: DeletedChannel,
+  handler: deleteChannelAt,
 });
+
+/**
+ * What keeps a channel from being deleted: its customers, carts and orders (counts), its
+ * overrides (fields), and rules, flows and promotions that name it anywhere in their JSON (the
+ * one reference search every delete runs): they would silently stop matching without it.
+ */
+export async function channelBlockers(tx: Executor, tenantId: string, channel: ChannelRow) {
+  const uses = await countChannelUses(tx, tenantId, channel.id);
+  const overrides = Object.keys(normalizeOverrides(CHANNEL_SETTINGS_SHAPE, overridesOf(channel))).sort();
+  const named = (await findReferences(tx, tenantId, channel.id)).filter(
+    (reference) => reference.kind === 'rule' || reference.kind === 'flow' || reference.kind === 'promotion',
+  );
+  return [
+    ...(['customers', 'carts', 'orders'] as const).flatMap((kind) =>
+      uses[kind] > 0 ? [{ kind, count: uses[kind] }] : [],
+    ),
+    ...(overrides.length > 0 ? [{ kind: 'overrides', count: overrides.length, fields: overrides }] : []),
+    ...(named.length > 0 ? [{ kind: 'definitions', count: named.length, references: named }] : []),
+  ];
+}
+
+/** Deletes a channel at its revision (the one implementation behind both channel delete endpoints). */
+export function deleteChannelAt(
+  { services, tenantId, principal }: OperationContext,
+  input: { channelId: string; revision: number },
+): Promise<Result<v.InferOutput<typeof DeletedChannel>>> {
+  return services.database.transaction(async (tx) => {
+    const current = await findChannel(tx, tenantId, input.channelId, 'update');
+    if (!current) return fail('NOT_FOUND', `No channel ${input.channelId} exists in this shop.`);
+    if (current.revision !== input.revision) return stale('revision', input.revision, current.revision);
+    if (current.isMain) {
+      return fail('MAIN_CHANNEL', 'The main channel cannot be deleted; pause it or make it private instead.');
+    }
+    const blockers = await channelBlockers(tx, tenantId, current);
+    if (blockers.length > 0) {
+      return fail(
+        'CHANNEL_IN_USE',
+        'The channel is still in use; deactivate it (pause or make it private) instead.',
+        {
+          extensions: { blockers },
+        },
+      );
+    }
+    await deleteChannel(tx, tenantId, input.channelId);
+    await recordEvent(tx, services, tenantId, actorOf(principal), 'channel.deleted', {
+      channelId: input.channelId,
+    });
+    return ok({ channelId: input.channelId, deleted: true as const });
+  });
+}
 
 export const channelOperations: readonly AnyOperation[] = [readChannel, saveChannel, deleteSalesChannel];
