@@ -179,38 +179,37 @@ describe('method dependencies', () => {
   });
 });
 
+// On PostgreSQL the choice waits on the method's row lock; on PGlite (one session) it waits for the
+// deleting transaction to end. Either way it then finds the method gone.
 describe('a method chosen while it is being deleted', () => {
-  it.runIf(process.env.DATABASE_URL !== undefined)(
-    'makes the cart wait for the delete and then refuses the choice (no cart names a deleted method)',
-    async () => {
-      const CASH = '0190f0c8-0000-7000-8000-0000000d0004';
-      expectOk(
-        await staff('PUT', `/api/basis/payment-methods/${CASH}`, {
-          revision: 0,
-          translations: { en: { name: 'Cash' } },
-          handler: 'cash_on_delivery',
-        }),
-      );
-      const { token } = await openCart();
-      let locked!: () => void;
-      const held = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
-      // A delete in progress: the method row locked FOR UPDATE, removed a moment later.
-      const deleting = h.database.transaction(async (tx) => {
-        const row = await findRevisioned(tx, basisTables.paymentMethods, h.shopA.tenantId, CASH, 'update');
-        locked();
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        await deleteRevisioned(tx, basisTables.paymentMethods, h.shopA.tenantId, CASH, row!.revision);
-      });
-      await held;
-      const choosing = store('PATCH', '/store-api/cart', token, { paymentMethodId: CASH });
-      await deleting;
-      const chosen = await choosing;
-      expect(chosen.status).toBe(422);
-      expect((chosen.body.errors as { pointer: string }[])[0]!.pointer).toBe('/paymentMethodId');
-    },
-  );
+  it('makes the cart wait for the delete and then refuses the choice (no cart names a deleted method)', async () => {
+    const CASH = '0190f0c8-0000-7000-8000-0000000d0004';
+    expectOk(
+      await staff('PUT', `/api/basis/payment-methods/${CASH}`, {
+        revision: 0,
+        translations: { en: { name: 'Cash' } },
+        handler: 'cash_on_delivery',
+      }),
+    );
+    const { token } = await openCart();
+    let locked!: () => void;
+    const held = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    // A delete in progress: the method row locked FOR UPDATE, removed a moment later.
+    const deleting = h.database.transaction(async (tx) => {
+      const row = await findRevisioned(tx, basisTables.paymentMethods, h.shopA.tenantId, CASH, 'update');
+      locked();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await deleteRevisioned(tx, basisTables.paymentMethods, h.shopA.tenantId, CASH, row!.revision);
+    });
+    await held;
+    const choosing = store('PATCH', '/store-api/cart', token, { paymentMethodId: CASH });
+    await deleting;
+    const chosen = await choosing;
+    expect(chosen.status).toBe(422);
+    expect((chosen.body.errors as { pointer: string }[])[0]!.pointer).toBe('/paymentMethodId');
+  });
 });
 
 describe('MCP parity', () => {

@@ -11,16 +11,16 @@
  */
 import { runWorkerProcess } from '../src/process.ts';
 import { writeJsonLine } from '../src/workers.ts';
+import { stepReceiptSeam } from './step-receipt-seam.ts';
 
 const owner = process.env.WORKER_OWNER || `flow-worker:${process.pid}`;
-const hangNode = process.env.FLOW_HANG_NODE || undefined;
 
 runWorkerProcess({
   owner,
-  async afterReceipt(key) {
-    const hang = hangNode !== undefined && key.endsWith(`:${hangNode}`);
-    writeJsonLine({ level: 'info', msg: 'step receipt committed', key, owner, hang });
-    // Far longer than any test: only SIGKILL ends this step.
-    if (hang) await new Promise((resolve) => setTimeout(resolve, 2 ** 31 - 1));
-  },
+  afterReceipt: stepReceiptSeam({
+    hangNode: process.env.FLOW_HANG_NODE || undefined,
+    log: (line) => writeJsonLine({ ...line, owner }),
+    // A timer far longer than any test keeps the process alive: only SIGKILL ends this step.
+    hang: () => new Promise((resolve) => setTimeout(resolve, 2 ** 31 - 1)),
+  }),
 });

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
-import { type Database, listReceipts, outboxHead } from '@cartwright/repository';
-import { createTestDatabase, withDatabase } from '@cartwright/repository/testing';
+import { listReceipts, outboxHead } from '@cartwright/repository';
+import { createTestDatabase, type TestDatabase } from '@cartwright/repository/testing';
 import { createServices, type Services } from '@cartwright/service';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,77 +14,40 @@ import {
   expectEachEventCountedOnce,
   until,
 } from './outbox-state.ts';
-import { spawnWorker, type WorkerProcess } from './worker-process.ts';
+import { REPLICA_KIND, type Replicas, replicasOn } from './replicas.ts';
 
-const databaseUrl = process.env.DATABASE_URL;
-let database: Database;
+let database: TestDatabase;
 let services: Services;
-let worker: WorkerProcess | undefined;
+let replicas: Replicas;
 
-// PostgreSQL only: PGlite cannot be opened by two processes, so there is no second process to kill.
-describe.skipIf(!databaseUrl)('a worker process killed while it holds a lease', () => {
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    services = createServices(database);
-  });
-  afterAll(async () => {
-    if (worker && worker.child.exitCode === null && worker.child.signalCode === null) {
-      process.kill(-worker.child.pid!, 'SIGKILL');
-      await worker.exited;
-    }
-    await database?.close();
-  });
+beforeAll(async () => {
+  database = await createTestDatabase();
+  services = createServices(database);
+  replicas = replicasOn(database);
+});
+afterAll(async () => {
+  await replicas?.killAll();
+  await database?.close();
+});
 
+describe(`a worker killed while it holds a lease (${REPLICA_KIND})`, () => {
   it('is taken over by another owner once the lease expires, and every event is counted once', async () => {
     const [shop] = await createShops(services, 1, 'Crash');
     await appendEvents(services, shop!, 300, 25);
     const firstHead = await outboxHead(database.db, shop!);
-    const [current] = await database.rows<{ name: string }>(sql`select current_database() as name`);
-    worker = spawnWorker(
-      {
-        PROCESS_ROLE: 'memory-worker',
-        DATABASE_URL: withDatabase(databaseUrl!, current!.name),
-        WORKER_LEASE_MS: '1500',
-        WORKER_POLL_MS: '50',
-      },
-      { detached: true },
-    );
+    const doomed = await replicas.start({ role: 'memory-worker', leaseMs: 1500, pollMs: 50 });
 
-    // Progress: the process works through the first backlog on its own.
+    // Progress: the replica works through the first backlog on its own.
     await until(async () => (await cursorOf(database.db, shop!).catch(() => null))?.position === firstHead);
 
-    // Block event_statistics, then append more: the process claims the shop and its batch waits on the lock.
-    let releaseLock = () => {};
-    const lockReleased = new Promise<void>((resolve) => {
-      releaseLock = resolve;
-    });
-    let lockTaken = () => {};
-    const locked = new Promise<void>((resolve) => {
-      lockTaken = resolve;
-    });
-    const holder = database.transaction(async (tx) => {
-      await tx.execute(sql`lock table event_statistics in share mode`);
-      lockTaken();
-      await lockReleased;
-    });
-    await locked;
-    await appendEvents(services, shop!, 300, 25);
-    await until(async () => {
-      const [waiting] = await database.rows<{ count: number }>(sql`
-        select count(*)::int as count from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and query ilike '%event_statistics%'`);
-      return waiting!.count > 0;
-    });
+    // More events: the replica claims the shop again and is killed inside the batch that counts them.
+    await doomed.killWhileWriting('event_statistics', () => appendEvents(services, shop!, 300, 25));
+    // The dead replica's lease stands; its batch rolled back, so the cursor did not move.
     const [held] = await database.rows<{ owner: string; expires: string; position: number }>(sql`
       select lease_owner as owner, lease_expires_at::text as expires, position::int as position
       from outbox_cursors where tenant_id = ${shop} and consumer = ${CONSUMER}`);
     expect(held!.owner.startsWith(`${hostname()}:`)).toBe(true);
     expect(held!.position).toBe(firstHead);
-
-    process.kill(-worker.child.pid!, 'SIGKILL');
-    expect(await worker.exited).toBeNull();
-    releaseLock();
-    await holder;
 
     const successor = startWorkers(services, {
       roles: ['memory-worker'],

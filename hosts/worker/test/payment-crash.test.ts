@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { findOrder, insertProduct, listPaymentAttempts } from '@cartwright/repository';
 import { createTestDatabase, type TestDatabase } from '@cartwright/repository/testing';
 import {
@@ -18,14 +17,13 @@ import {
 } from '@cartwright/service/testing';
 import { type PayPalFixture, startPayPalFixture } from '@cartwright/tooling/paypal-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnWorker, type WorkerProcess } from './worker-process.ts';
+import { REPLICA_KIND, type Replicas, replicasOn } from './replicas.ts';
 
-// Issue 13: a payment-worker process SIGKILLed while the provider is performing its capture never
-// causes a second charge. The capture was performed at the provider, the answer never reached us;
-// once the killed worker's lease runs out, another worker takes the job, asks again with the same
+// Issue 13: a payment-worker killed while the provider is performing its capture never causes a
+// second charge. The capture was performed at the provider, the answer never reached us; once the
+// killed worker's lease runs out, another worker takes the job, asks again with the same
 // PayPal-Request-Id and the provider answers the capture it already made: paid once, one capture.
 
-const databaseUrl = process.env.DATABASE_URL;
 const LEASE_MS = 1500;
 const PRODUCT = '0190f0c8-0000-7000-8000-00000000cc01';
 
@@ -34,7 +32,7 @@ let services: Services;
 let fixture: PayPalFixture;
 let shop: SellableShop;
 let variables: Record<string, string>;
-const started: WorkerProcess[] = [];
+let replicas: Replicas;
 
 async function waitFor(what: string, ms: number, check: () => Promise<boolean> | boolean): Promise<void> {
   const deadline = Date.now() + ms;
@@ -44,9 +42,10 @@ async function waitFor(what: string, ms: number, check: () => Promise<boolean> |
   }
 }
 
-describe.runIf(databaseUrl !== undefined)('a payment-worker killed mid-capture', () => {
+describe(`a payment-worker killed mid-capture (${REPLICA_KIND})`, () => {
   beforeAll(async () => {
     database = await createTestDatabase();
+    replicas = replicasOn(database);
     fixture = await startPayPalFixture();
     fixture.addAccount({
       clientId: 'crash-a',
@@ -88,7 +87,7 @@ describe.runIf(databaseUrl !== undefined)('a payment-worker killed mid-capture',
     );
   });
   afterAll(async () => {
-    for (const worker of started) if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
+    await replicas?.killAll();
     await fixture?.close();
     await database?.close();
   });
@@ -111,19 +110,12 @@ describe.runIf(databaseUrl !== undefined)('a payment-worker killed mid-capture',
     // The provider performs the capture and then never answers: the worker waits inside the call.
     fixture.failNext({ path: /\/capture$/, kind: 'timeout', performs: true });
 
-    const worker = spawnWorker(
-      {
-        PROCESS_ROLE: 'payment-worker',
-        DATABASE_URL: database.url!,
-        WORKER_POLL_MS: '50',
-        WORKER_LEASE_MS: String(LEASE_MS),
-        ...variables,
-      },
-      { detached: true },
-    );
-    started.push(worker);
-    const closed = once(worker.child, 'close');
-    await worker.line((line) => line.includes('"worker process ready"'));
+    const worker = await replicas.start({
+      role: 'payment-worker',
+      pollMs: 50,
+      leaseMs: LEASE_MS,
+      payments: variables,
+    });
     // The buyer returns; the worker reads the order (approved) and sends the capture.
     const returned = await returnFromProvider(services, shop.tenantId, attempt!.id, providerOrderId);
     expect(returned.ok).toBe(true);
@@ -132,9 +124,7 @@ describe.runIf(databaseUrl !== undefined)('a payment-worker killed mid-capture',
       15_000,
       () => fixture.captures(providerOrderId).length === 1,
     );
-    process.kill(-worker.child.pid!, 'SIGKILL');
-    expect(await worker.exited).toBeNull();
-    await closed;
+    await worker.kill();
     expect((await findOrder(database.db, shop.tenantId, orderId))!.paymentState).toBe('open');
 
     // Another worker: the killed one's lease runs out, the job is taken over and asks again.

@@ -365,24 +365,41 @@ async function openPglite(options: DatabaseOptions, retry: RetryPolicy): Promise
     releaseLock();
     throw error;
   }
-  return databaseOver(
-    {
-      kind: 'pglite',
-      db: drizzlePglite(client, { schema }),
-      async listen(channel, onNotify) {
-        const unlisten = await client.listen(channel, onNotify);
-        return () => unlisten();
-      },
-      async close() {
-        try {
-          await client.close();
-        } finally {
-          releaseLock();
-        }
-      },
+  const close = async () => {
+    try {
+      await client.close();
+    } finally {
+      releaseLock();
+    }
+  };
+  return databaseOver(pgliteDriver(client, close), { kind: 'pglite', client }, retry);
+}
+
+/** The embedded driver: drizzle and NOTIFY over `client` (the engine, or a test's wrapper of it). */
+function pgliteDriver(client: PGlite, close: () => Promise<void>): Driver {
+  return {
+    kind: 'pglite',
+    db: drizzlePglite(client, { schema }),
+    async listen(channel, onNotify) {
+      const unlisten = await client.listen(channel, onNotify);
+      return () => unlisten();
     },
-    { kind: 'pglite', client },
-    retry,
+    close,
+  };
+}
+
+/**
+ * Another handle on the engine of an embedded `database`, sending its statements through
+ * `through(engine)`, a wrapper of the engine's client (crash tests put a kill switch there). Closing
+ * the handle leaves the engine open.
+ */
+export function embeddedHandle(database: Database, through: (engine: PGlite) => PGlite): Database {
+  const engine = pgliteClientOf(database);
+  if (!engine) throw new Error('embeddedHandle needs an embedded (PGlite) database');
+  return databaseOver(
+    pgliteDriver(through(engine), async () => {}),
+    { kind: 'pglite', client: engine },
+    { retries: DEFAULT_TRANSACTION_RETRIES, onRetry: undefined },
   );
 }
 

@@ -12,11 +12,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import {
   applyMigrations,
   createDatabase,
   type Database,
+  embeddedHandle,
   migrationsFolder,
   pgliteClientOf,
 } from './database.ts';
@@ -164,4 +166,136 @@ export function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
+}
+
+/**
+ * A handle on an embedded test database that the test can kill: what a worker process SIGKILLed
+ * on PostgreSQL is to the database, for the one-process engine. Once killed, a transaction open
+ * at that moment rolls back (PostgreSQL does so when the connection drops) and nothing sent
+ * through the handle answers again, so the code using it never goes on; NOTIFY no longer reaches
+ * it. What it leased stays leased until the lease expires.
+ *
+ * Every statement first waits a turn of the event loop, as one sent to a server does: the engine
+ * answers synchronously, so without it a busy worker's rounds would never let timers (another
+ * worker's wake-up, the test's polling) run.
+ */
+export interface KillableHandle {
+  readonly database: Database;
+  /** Kills the handle now. */
+  kill(): void;
+  /** Kills the handle as it sends the first statement whose text matches, which does not run; resolves then. */
+  killAt(matches: (statement: string) => boolean): Promise<void>;
+}
+
+/** Raised inside the transaction a killed handle had open, so the engine rolls it back. */
+class HandleKilled extends Error {}
+
+/** One turn of the event loop: timers and I/O callbacks due by now run first. */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A promise that never settles: the answer a killed process never reads. */
+function silence<T>(): Promise<T> {
+  return new Promise<T>(() => {});
+}
+
+/** `target` with the methods of `overrides` in place of its own (the others bound to it: PGlite keeps private fields). */
+function overriding<T extends object>(target: T, overrides: Partial<T>): T {
+  return new Proxy(target, {
+    get(object, property) {
+      if (Object.hasOwn(overrides, property)) return overrides[property as keyof T];
+      const value: unknown = Reflect.get(object, property);
+      return typeof value === 'function' ? value.bind(object) : value;
+    },
+  });
+}
+
+/** A killable handle on the engine of an embedded `database` (PGlite only). */
+export function killableHandle(database: Database): KillableHandle {
+  let isKilled = false;
+  let armed: { matches: (statement: string) => boolean; resolve: () => void } | null = null;
+  const kill = () => {
+    isKilled = true;
+    armed?.resolve();
+    armed = null;
+  };
+  /** Whether the handle is dead once `statement` is sent (it dies here when the statement is the armed one). */
+  const diesAt = (statement: string) => {
+    if (!isKilled && armed?.matches(statement)) kill();
+    return isKilled;
+  };
+  /** The caller hears the outcome of `work` only while the handle lives. */
+  const answered = async <T>(work: () => Promise<T>): Promise<T> => {
+    let result: T;
+    try {
+      result = await work();
+    } catch (error) {
+      if (isKilled) return silence();
+      throw error;
+    }
+    return isKilled ? silence() : result;
+  };
+  const inTransaction = (tx: Transaction): Transaction =>
+    overriding(tx, {
+      query: async (statement, ...rest) => {
+        await turn();
+        if (diesAt(statement)) throw new HandleKilled();
+        const result = await tx.query(statement, ...rest);
+        if (isKilled) throw new HandleKilled();
+        return result as never;
+      },
+      exec: async (statement, ...rest) => {
+        await turn();
+        if (diesAt(statement)) throw new HandleKilled();
+        const results = await tx.exec(statement, ...rest);
+        if (isKilled) throw new HandleKilled();
+        return results;
+      },
+    });
+  const through = (engine: PGlite): PGlite =>
+    overriding(engine, {
+      query: async (statement, ...rest) => {
+        await turn();
+        return diesAt(statement) ? silence() : answered(() => engine.query(statement, ...rest));
+      },
+      exec: async (statement, ...rest) => {
+        await turn();
+        return diesAt(statement) ? silence() : answered(() => engine.exec(statement, ...rest));
+      },
+      transaction: async (work) => {
+        await turn();
+        if (isKilled) return silence();
+        return answered(() =>
+          engine.transaction(async (tx) => {
+            const result = await work(inTransaction(tx));
+            // Killed while the work ran: roll back instead of committing.
+            if (isKilled) throw new HandleKilled();
+            return result;
+          }),
+        );
+      },
+      listen: (channel, onNotify, ...rest) =>
+        isKilled
+          ? silence()
+          : answered(() =>
+              engine.listen(
+                channel,
+                (payload) => {
+                  if (!isKilled) onNotify(payload);
+                },
+                ...rest,
+              ),
+            ),
+    });
+  return {
+    database: embeddedHandle(database, through),
+    kill,
+    killAt(matches) {
+      if (isKilled) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        armed = { matches, resolve };
+      });
+    },
+  };
 }

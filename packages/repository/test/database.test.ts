@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, embeddedDatabaseExists, executeRows, inSavepoint } from '../src/index.ts';
+import { createDatabase, embeddedDatabaseExists, executeRows } from '../src/index.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing.ts';
 
-// The database wrapper: raw rows the same on both drivers, and on PostgreSQL every statement with
-// parameters prepared once per connection, inside transactions and savepoints too (decision 0019).
+// The database wrapper: raw rows the same on both drivers (statements prepared on PostgreSQL:
+// database.postgres.test.ts).
 
 let database: TestDatabase;
 
@@ -24,23 +24,6 @@ describe('the database wrapper', () => {
     );
     expect(rows).toEqual([{ n: 42, label: 'forty-two' }]);
   });
-
-  it.runIf(process.env.DATABASE_URL !== undefined)(
-    'prepares every statement with parameters on PostgreSQL, in transactions and savepoints, and keeps the simple protocol without them',
-    async () => {
-      const prepared = await database.transaction(async (tx) => {
-        await tx.execute(sql`select ${1}::int as in_transaction`);
-        await inSavepoint(tx, (inner) => inner.execute(sql`select ${2}::int as in_savepoint`));
-        await tx.execute(sql`select 3 as without_parameters`);
-        // The connection of this transaction: its prepared statements.
-        return executeRows<{ statement: string }>(tx, sql`select statement from pg_prepared_statements`);
-      });
-      const texts = prepared.map((row) => row.statement);
-      expect(texts.some((text) => text.includes('in_transaction'))).toBe(true);
-      expect(texts.some((text) => text.includes('in_savepoint'))).toBe(true);
-      expect(texts.some((text) => text.includes('without_parameters'))).toBe(false);
-    },
-  );
 });
 
 describe('the embedded data directory', () => {
