@@ -40,7 +40,13 @@ export interface AppOptions {
 }
 
 /** The request headers a storefront in a browser sends (see the Storefront API). */
-const STOREFRONT_HEADERS = ['content-type', 'idempotency-key', 'x-channel-key', 'x-context-token'];
+const STOREFRONT_HEADERS = [
+  'authorization',
+  'content-type',
+  'idempotency-key',
+  'x-channel-key',
+  'x-context-token',
+];
 
 type Env = {
   Variables: { principal: Principal; storefront: Storefront; requestId: string; bodyLimitBytes: number };
@@ -354,14 +360,22 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
   }
 
   // Storefront routes name their shop and channel by a public channel key; the visitor's cart
-  // context travels in x-context-token.
+  // context travels in x-context-token. A private channel also needs a bearer token: a staff
+  // token of its shop or an access grant of the channel.
   app.use('/store-api/*', async (c, next) => {
     const storefront = await authenticateStorefront(
       services,
       c.req.header('x-channel-key'),
       c.req.header('x-context-token'),
+      bearerOf(c.req.header('authorization')),
     );
-    if (!storefront.ok) return problemResponse(storefront, c.get('requestId'));
+    if (!storefront.ok) {
+      const response = problemResponse(storefront, c.get('requestId'));
+      if (storefront.code === 'CHANNEL_PRIVATE') {
+        response.headers.set('www-authenticate', 'Bearer realm="cartwright-store"');
+      }
+      return response;
+    }
     c.set('storefront', storefront.value);
     await next();
   });

@@ -172,10 +172,16 @@ export function openApiDocument(
       summary: operation.summary,
       ...(isMcpTool(operation) ? { 'x-mcp-tool': operation.name } : {}),
       'x-permission': permissionOf(operation),
-      // A storefront call names its channel; a visitor's context token comes along once they have one.
+      // A storefront call names its channel; a visitor's context token comes along once they have
+      // one; a private channel also needs a bearer token (a staff token or its access grant).
       security:
         operation.audience === 'store'
-          ? [{ channelKey: [], contextToken: [] }, { channelKey: [] }]
+          ? [
+              { channelKey: [], contextToken: [] },
+              { channelKey: [] },
+              { channelKey: [], contextToken: [], bearer: [] },
+              { channelKey: [], bearer: [] },
+            ]
           : [{ bearer: [] }],
       ...describeInput({ ...operation, http }, schemas),
       responses: {
@@ -210,7 +216,12 @@ export function openApiDocument(
     servers: [{ url: '/' }],
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'cw_pat_… or cw_api_… token' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'cw_pat_… or cw_api_… token. On /store-api of a private channel: such a token of the channel’s shop, or an access grant of the channel (cw_cag_…, POST /api/merchant/commerce/channels/{channelId}/grants).',
+        },
         channelKey: {
           type: 'apiKey',
           in: 'header',

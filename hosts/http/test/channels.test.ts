@@ -480,7 +480,8 @@ describe('checkout under a channel’s settings', () => {
       await staff('PUT', `/api/merchant/commerce/channels/${THIRD}`, {
         revision: 0,
         baseRevision: base,
-        channel: CHANNEL,
+        // Public: a private channel's store API needs a bearer token (decision 0030).
+        channel: { ...CHANNEL, private: false },
       }),
     );
     await cartWith(created.accessKey as string, '10115');

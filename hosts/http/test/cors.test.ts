@@ -38,7 +38,13 @@ describe('CORS on /store-api/*', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(SHOP);
     const allowedHeaders = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase();
-    for (const header of ['x-channel-key', 'x-context-token', 'idempotency-key', 'content-type']) {
+    for (const header of [
+      'x-channel-key',
+      'x-context-token',
+      'idempotency-key',
+      'content-type',
+      'authorization',
+    ]) {
       expect(allowedHeaders).toContain(header);
     }
     const methods = response.headers.get('access-control-allow-methods') ?? '';

@@ -71,7 +71,7 @@ describe.each([
     expect([...named].filter((name) => !schemes.includes(name))).toEqual([]);
   });
 
-  it('describes the storefront credentials: x-channel-key always, x-context-token where a visitor has one', () => {
+  it('describes the storefront credentials: x-channel-key always, x-context-token where a visitor has one, a bearer token for private channels', () => {
     expect(document.components.securitySchemes.channelKey).toMatchObject({
       type: 'apiKey',
       in: 'header',
@@ -86,7 +86,12 @@ describe.each([
     expect(storefront.length).toBeGreaterThan(0);
     for (const [, methods] of storefront) {
       for (const operation of Object.values(methods)) {
-        expect(operation.security).toEqual([{ channelKey: [], contextToken: [] }, { channelKey: [] }]);
+        expect(operation.security).toEqual([
+          { channelKey: [], contextToken: [] },
+          { channelKey: [] },
+          { channelKey: [], contextToken: [], bearer: [] },
+          { channelKey: [], bearer: [] },
+        ]);
       }
     }
   });

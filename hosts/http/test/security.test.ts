@@ -37,6 +37,8 @@ let aAssetId: string;
 let aEntitlementId: string;
 /** A pending review of A_PRODUCT by shop A's customer. */
 let aReviewId: string;
+/** An access grant of shop A's main channel. */
+let aGrantId: string;
 
 const A_TAX_CLASS = '0190f0c8-0000-7000-8000-0000000000a1';
 const A_SHIPPING = '0190f0c8-0000-7000-8000-0000000000a2';
@@ -117,6 +119,9 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
       false,
     ],
     'merchant.commerce.delete': [{ channelId: aChannelId, revision: 1 }, true],
+    'merchant.commerce.grants.create': [{ channelId: aChannelId, name: 'Intruder grant' }, true],
+    'merchant.commerce.grants.list': [{ channelId: aChannelId }, true],
+    'merchant.commerce.grants.revoke': [{ channelId: aChannelId, grantId: aGrantId }, true],
     'catalog.products.list': [{}, false],
     'catalog.products.get': [{ id: A_PRODUCT }, true],
     'catalog.products.create': [{ sku: 'B-ONLY', translations, prices: [] }, false],
@@ -293,6 +298,12 @@ async function seedShopA() {
   });
   if (review.status !== 201) throw new Error(JSON.stringify(review.body));
   aReviewId = review.body.id as string;
+  const grant = await h.call('POST', `/api/merchant/commerce/channels/${aChannelId}/grants`, {
+    token: A,
+    body: { name: 'Shop A partner' },
+  });
+  if (grant.status !== 201) throw new Error(JSON.stringify(grant.body));
+  aGrantId = (grant.body.grant as { id: string }).id;
 }
 
 function request(operation: AnyOperation, input: Record<string, unknown>) {
@@ -454,6 +465,70 @@ describe('every storefront route', () => {
       expect(await snapshotOfShopA()).toEqual(before);
     },
   );
+});
+
+describe('every storefront route of a private channel', () => {
+  const PRIVATE = '0190f0c8-0000-7000-8000-0000000000c2';
+  let privateKey: string;
+  /** An access grant of shop B's main channel: a credential, but not for shop A. */
+  let bGrant: string;
+
+  beforeAll(async () => {
+    const main = await h.call('GET', `/api/merchant/commerce/channels/${aChannelId}`, {
+      token: h.shopA.token,
+    });
+    const saved = await h.call('PUT', `/api/merchant/commerce/channels/${PRIVATE}`, {
+      token: h.shopA.token,
+      body: {
+        revision: 0,
+        baseRevision: main.body.baseRevision,
+        channel: {
+          name: { en: 'Private' },
+          mode: 'storefront',
+          paused: false,
+          private: true,
+          languages: ['en'],
+        },
+      },
+    });
+    if (saved.status !== 200) throw new Error(JSON.stringify(saved.body));
+    privateKey = saved.body.accessKey as string;
+    const bMain = (await listChannels(h.database.db, h.shopB.tenantId))[0]!.id;
+    const grant = await h.call('POST', `/api/merchant/commerce/channels/${bMain}/grants`, {
+      token: h.shopB.token,
+      body: { name: 'Shop B partner' },
+    });
+    if (grant.status !== 201) throw new Error(JSON.stringify(grant.body));
+    bGrant = grant.body.token as string;
+  });
+
+  it.each(storeRoutes.map((operation) => [operation.name, operation] as const))(
+    '%s answers 401 CHANNEL_PRIVATE without a bearer token, or with another shop’s token or grant',
+    async (_name, operation) => {
+      const before = await snapshotOfShopA();
+      const { contextToken: _, ...input } = sample(operation).input;
+      const { method, path, body } = request(operation, input);
+      for (const token of [undefined, h.shopB.token, bGrant, `${h.shopA.token}x`]) {
+        const response = await h.call(method, path, {
+          token,
+          body,
+          headers: { 'x-channel-key': privateKey },
+        });
+        expect(response.status).toBe(401);
+        expect(response.body.code).toBe('CHANNEL_PRIVATE');
+        expect(JSON.stringify(response.body)).not.toContain(h.shopA.tenantId);
+      }
+      expect(await snapshotOfShopA()).toEqual(before);
+    },
+  );
+
+  it('serves shop A’s own staff token', async () => {
+    const response = await h.call('GET', '/store-api/products', {
+      token: h.shopA.token,
+      headers: { 'x-channel-key': privateKey },
+    });
+    expect(response.status).toBe(200);
+  });
 });
 
 describe('every MCP tool', () => {

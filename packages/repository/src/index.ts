@@ -65,6 +65,7 @@ export {
   type ProductFields,
   type ProductQuery,
   type ProductRow,
+  type ProductVisibilityJson,
   type ProductWithParent,
   type RowLock,
   saveCategory,
@@ -122,6 +123,7 @@ export {
   findChannel,
   findChannelByAccessKey,
   findChannelForStaff,
+  findChannelIds,
   findDefinitionByKey,
   findDefinitions,
   findMainOrKeyedChannel,
@@ -295,6 +297,7 @@ export {
 } from './queries/tenants.ts';
 export {
   type ApiTokenRow,
+  deleteChannelGrants,
   findToken,
   findTokenByHash,
   insertToken,

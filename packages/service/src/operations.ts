@@ -19,6 +19,7 @@ import {
 } from './carts/operations.ts';
 import { catalogOperations } from './catalog/operations.ts';
 import { getStoreProduct, listStoreProducts } from './catalog/store.operations.ts';
+import { channelGrantOperations } from './channels/grants.operations.ts';
 import { channelOperations } from './channels/operations.ts';
 import { placeCheckout } from './checkout/operations.ts';
 import { accountOperations } from './customers/account.operations.ts';
@@ -66,6 +67,7 @@ export const operations: readonly AnyOperation[] = [
   resolveExecution,
   ...basisResourceOperations,
   ...channelOperations,
+  ...channelGrantOperations,
   ...commerceMethodOperations,
   ...catalogOperations,
   ...customerOperations,

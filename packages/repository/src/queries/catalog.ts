@@ -21,6 +21,7 @@ import {
   selectRows,
 } from './tenant-rows.ts';
 
+export type { ProductVisibilityJson } from '../schema/catalog.ts';
 export type { RowLock };
 
 export type ProductRow = typeof products.$inferSelect;
@@ -230,6 +231,10 @@ export interface ProductQuery {
   readonly active?: boolean | undefined;
   readonly tag?: string | undefined;
   readonly categoryId?: string | undefined;
+  /** Effective categories overlapping these (a sales channel's catalog); an empty list matches none. */
+  readonly inCategories?: readonly string[] | undefined;
+  /** Visibility through the channel (a variant's is its parent's; no entry is `all`) among these. */
+  readonly visibleIn?: { readonly channelId: string; readonly among: readonly string[] } | undefined;
 }
 
 export interface ProductWithParent {
@@ -264,6 +269,19 @@ export async function listProducts(
     conditions.push(
       sql`${query.categoryId}::uuid = any(coalesce(${products.categoryIds}, ${parent.categoryIds}))`,
     );
+  }
+  if (query.inCategories) {
+    const ids = query.inCategories.map((id) => sql`${id}::uuid`);
+    conditions.push(
+      ids.length === 0
+        ? sql`false`
+        : sql`coalesce(${products.categoryIds}, ${parent.categoryIds}) && array[${sql.join(ids, sql`, `)}]`,
+    );
+  }
+  if (query.visibleIn) {
+    const entries = sql`coalesce(${parent.visibilities}, ${products.visibilities})`;
+    const visibility = sql`coalesce(${entries} ->> ${query.visibleIn.channelId}::text, 'all')`;
+    conditions.push(inArray(visibility, [...query.visibleIn.among]));
   }
   if (query.search !== undefined) {
     // A variant's name in a language is its own unless null or missing, then its parent's.

@@ -1,6 +1,14 @@
-import { asc, countDistinct, desc, eq, inArray, isNotNull, or } from 'drizzle-orm';
+import { asc, countDistinct, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
-import { carts, channels, definitions, orders, starterProvisions, storeContexts } from '../schema.ts';
+import {
+  carts,
+  channels,
+  definitions,
+  orders,
+  products,
+  starterProvisions,
+  storeContexts,
+} from '../schema.ts';
 import {
   countRows,
   deleteRows,
@@ -131,6 +139,18 @@ export function findChannelByAccessKey(
   return findRow(tx, channels, tenantId, [eq(channels.accessKey, accessKey)]);
 }
 
+/** Which of `ids` are channels of the shop; `lock` holds them until the transaction ends. */
+export async function findChannelIds(
+  tx: Executor,
+  tenantId: string,
+  ids: readonly string[],
+  lock?: 'share',
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectRows(tx, channels, tenantId, { where: [inArray(channels.id, [...ids])], lock });
+  return rows.map((row) => row.id);
+}
+
 /** A channel of the shop by id; `update` locks it for a revision-bound write. */
 export function findChannel(
   tx: Executor,
@@ -162,12 +182,15 @@ export async function deleteChannel(tx: Executor, tenantId: string, channelId: s
   await deleteRows(tx, channels, tenantId, [eq(channels.id, channelId)]);
 }
 
-/** What still uses a channel: customers who signed in through it, its open carts, its orders. */
+/**
+ * What still uses a channel: customers who signed in through it, its open carts, its orders, and
+ * products with a visibility entry for it.
+ */
 export async function countChannelUses(
   tx: Executor,
   tenantId: string,
   channelId: string,
-): Promise<{ customers: number; carts: number; orders: number }> {
+): Promise<{ customers: number; carts: number; orders: number; productVisibilities: number }> {
   const [customers] = await tx
     .select({ n: countDistinct(storeContexts.customerId) })
     .from(storeContexts)
@@ -183,5 +206,8 @@ export async function countChannelUses(
     customers: Number(customers?.n ?? 0),
     carts: await countRows(tx, carts, tenantId, [eq(carts.channelId, channelId), eq(carts.status, 'open')]),
     orders: await countRows(tx, orders, tenantId, [eq(orders.channelId, channelId)]),
+    productVisibilities: await countRows(tx, products, tenantId, [
+      sql`(${products.visibilities} -> ${channelId}::text) is not null`,
+    ]),
   };
 }

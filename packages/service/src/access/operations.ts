@@ -4,22 +4,8 @@ import { actorOf } from '../kernel/auth.ts';
 import { fail, ok } from '../kernel/errors.ts';
 import { Permission, Role } from '../kernel/permissions.ts';
 import { defineOperation } from '../kernel/registry.ts';
-import { Limit, NullableTimestamp, Timestamp, Uuid } from '../kernel/schemas.ts';
-import { createToken, revokeTokenOf, tokenView } from './tokens.ts';
-
-const Token = v.object({
-  id: Uuid,
-  name: v.string(),
-  kind: v.picklist(['personal', 'api']),
-  userId: v.nullable(Uuid),
-  role: v.nullable(Role),
-  permissions: v.nullable(v.array(v.string())),
-  hint: v.string(),
-  expiresAt: NullableTimestamp,
-  revokedAt: NullableTimestamp,
-  lastUsedAt: NullableTimestamp,
-  createdAt: Timestamp,
-});
+import { Limit, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { createToken, revokeTokenOf, Token, tokenView } from './tokens.ts';
 
 export const listShopTokens = defineOperation({
   name: 'tokens.list',

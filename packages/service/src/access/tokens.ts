@@ -5,16 +5,19 @@ import {
   insertToken,
   revokeToken,
 } from '@cartwright/repository';
-import { issueToken } from '../kernel/auth.ts';
+import * as v from 'valibot';
+import { issueToken, type TokenKind } from '../kernel/auth.ts';
 import { fail, ok, type Result } from '../kernel/errors.ts';
 import { type Actor, recordEvent } from '../kernel/events.ts';
-import type { Permission, Role } from '../kernel/permissions.ts';
-import { iso } from '../kernel/schemas.ts';
+import { type Permission, Role } from '../kernel/permissions.ts';
+import { iso, NullableTimestamp, Timestamp, Uuid } from '../kernel/schemas.ts';
 import type { Services } from '../kernel/services.ts';
 
 export interface NewToken {
   readonly name: string;
-  readonly kind: 'personal' | 'api';
+  readonly kind: TokenKind;
+  /** Channel access grants: the sales channel they open (the caller checked it is the shop's). */
+  readonly channelId?: string | undefined;
   /** Personal tokens: the member they act as. */
   readonly userId?: string | undefined;
   /** API tokens: their role (personal tokens follow the member's role). */
@@ -24,25 +27,29 @@ export interface NewToken {
   readonly createdBy?: string | null | undefined;
 }
 
-export interface TokenView {
-  readonly id: string;
-  readonly name: string;
-  readonly kind: 'personal' | 'api';
-  readonly userId: string | null;
-  readonly role: Role | null;
-  readonly permissions: string[] | null;
-  readonly hint: string;
-  readonly expiresAt: string | null;
-  readonly revokedAt: string | null;
-  readonly lastUsedAt: string | null;
-  readonly createdAt: string;
-}
+/** A token as staff see it (never its secret); `channelId` names the channel a grant opens. */
+export const Token = v.object({
+  id: Uuid,
+  name: v.string(),
+  kind: v.picklist(['personal', 'api', 'channel'] satisfies TokenKind[]),
+  channelId: v.nullable(Uuid),
+  userId: v.nullable(Uuid),
+  role: v.nullable(Role),
+  permissions: v.nullable(v.array(v.string())),
+  hint: v.string(),
+  expiresAt: NullableTimestamp,
+  revokedAt: NullableTimestamp,
+  lastUsedAt: NullableTimestamp,
+  createdAt: Timestamp,
+});
+export type TokenView = v.InferOutput<typeof Token>;
 
 export function tokenView(row: ApiTokenRow): TokenView {
   return {
     id: row.id,
     name: row.name,
     kind: row.kind,
+    channelId: row.channelId,
     userId: row.userId,
     role: row.role,
     permissions: row.permissions,
@@ -73,9 +80,13 @@ export async function createToken(
         errors: [{ pointer: '/userId', message: 'must be a member of this shop' }],
       });
     }
-  } else if (!input.role) {
+  } else if (input.kind === 'api' && !input.role) {
     return fail('VALIDATION_FAILED', 'An API token needs a role.', {
       errors: [{ pointer: '/role', message: 'required for API tokens' }],
+    });
+  } else if (input.kind === 'channel' && !input.channelId) {
+    return fail('VALIDATION_FAILED', 'A channel access grant needs its sales channel.', {
+      errors: [{ pointer: '/channelId', message: 'required for channel access grants' }],
     });
   }
   const issued = issueToken(tenantId, input.kind);
@@ -84,6 +95,7 @@ export async function createToken(
     id: services.ids.next(),
     kind: input.kind,
     name: input.name,
+    channelId: input.kind === 'channel' ? input.channelId! : null,
     userId: input.kind === 'personal' ? input.userId! : null,
     role: input.kind === 'api' ? input.role! : null,
     permissions: input.kind === 'api' && input.permissions ? [...input.permissions] : null,
@@ -96,15 +108,19 @@ export async function createToken(
   return ok({ token: issued.token, details: tokenView(row) });
 }
 
-/** Revokes a token of this shop; revoking twice or another shop's token answers NOT_FOUND. */
+/**
+ * Revokes a staff token of this shop, or with `channelId` an access grant of that channel;
+ * revoking twice, another shop's token or a token of the other sort answers NOT_FOUND.
+ */
 export async function revokeTokenOf(
   tx: Executor,
   services: Services,
   tenantId: string,
   actor: Actor,
   tokenId: string,
+  channelId?: string,
 ): Promise<Result<TokenView>> {
-  const row = await revokeToken(tx, tenantId, tokenId, services.clock.now());
+  const row = await revokeToken(tx, tenantId, tokenId, services.clock.now(), channelId);
   if (!row) return fail('NOT_FOUND', 'No active token with this id exists in this shop.');
   await recordEvent(tx, services, tenantId, actor, 'token.revoked', { tokenId });
   return ok(tokenView(row));

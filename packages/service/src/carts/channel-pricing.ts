@@ -1,6 +1,7 @@
 import { matchTaxDestinationRule, type TaxDestination, type TaxDestinationRule } from '@cartwright/commerce';
-import { type AddressJson, type Executor, findChannel } from '@cartwright/repository';
+import { type AddressJson, type Executor, findChannel, type ProductRow } from '@cartwright/repository';
 import type { JsonObject } from '@cartwright/settings-inheritance';
+import { channelAssortment, showsProduct } from '../catalog/channel-assortment.ts';
 import { effectiveSettings } from '../channels/settings.ts';
 
 // What a cart's pricing reads of its channel: the channel's effective settings (the shared basis
@@ -32,6 +33,8 @@ export interface ChannelPricing {
   ): number | null;
   /** A shipping method as the channel offers it, or null when the shop has none of that id. */
   shippingMethod(id: string): EffectiveShippingMethod | null;
+  /** Whether the channel sells an (effective) product: it lies in the channel's catalog (decision 0030). */
+  sells(product: ProductRow): boolean;
 }
 
 type Rates = Readonly<Record<string, number | null>>;
@@ -52,6 +55,7 @@ export async function channelPricing(
   const channel = await findChannel(tx, tenantId, channelId);
   if (!channel) throw new Error(`cart channel ${channelId} does not exist`);
   const { effective } = await effectiveSettings(tx, tenantId, channel);
+  const assortment = await channelAssortment(tx, tenantId, channelId);
   const taxRates = (effective.taxRates ?? {}) as unknown as Readonly<Record<string, { rates?: Rates }>>;
   const rules: TaxDestinationRule[] = Object.entries(
     (effective.taxRules ?? {}) as unknown as Record<string, Omit<TaxDestinationRule, 'id'>>,
@@ -77,5 +81,6 @@ export async function channelPricing(
     shippingMethod(id) {
       return Object.hasOwn(methods, id) ? (methods[id] ?? null) : null;
     },
+    sells: (product) => showsProduct(assortment, product),
   };
 }

@@ -9,6 +9,7 @@ import {
   updateCart,
 } from '@cartwright/repository';
 import * as v from 'valibot';
+import { isInChannel } from '../catalog/channel-assortment.ts';
 import { Address, checkAddress } from '../customers/addresses.ts';
 import { contextRequired, resolveStoreContext } from '../customers/contexts.ts';
 import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
@@ -109,7 +110,10 @@ export const addCartLine = defineStoreOperation({
       const product = input.productId
         ? await findProduct(tx, context.tenantId, input.productId)
         : await findProductBySku(tx, context.tenantId, input.sku!);
-      if (!product) return fail('NOT_FOUND', 'No such product exists in this shop.');
+      // A product the channel does not show answers as if it did not exist (decision 0030).
+      if (!product || !(await isInChannel(tx, context.storefront, product))) {
+        return fail('NOT_FOUND', 'No such product exists in this shop.');
+      }
       const existing = cart.lines.find((line) => line.productId === product.id);
       const quantity = (existing?.quantity ?? 0) + input.quantity;
       if (quantity > MAX_LINE_QUANTITY) {

@@ -150,7 +150,7 @@ async function pricePass(
       quantity: line.quantity,
       shippingFree,
     });
-    if (!product || product.active === false) {
+    if (!product || product.active === false || !channel.sells(product)) {
       problems.push({
         lineId: line.id,
         code: 'PRODUCT_UNAVAILABLE',

@@ -3,6 +3,7 @@ import {
   deleteProduct,
   type Executor,
   findCategoryIds,
+  findChannelIds,
   findProduct,
   findProductBySku,
   findReferences,
@@ -31,6 +32,7 @@ import {
   FLAG_NAMES,
   ProductDetail,
   ProductView,
+  ProductVisibility,
   productDetail,
   productView,
   TRANSLATED_FIELDS,
@@ -110,6 +112,8 @@ const ProductBody = {
   releaseDate: nullable(ReleaseDate),
   flags: nullable(Flags),
   customFields: nullable(v.record(Key, v.unknown())),
+  /** Per sales channel id (decision 0030); a product without an entry shows as `all`. Parents only. */
+  visibilities: nullable(v.record(Uuid, ProductVisibility)),
 };
 
 type ProductBody = v.InferOutput<v.ObjectSchema<typeof ProductBody, undefined>> & { sku?: string };
@@ -172,6 +176,9 @@ async function checkProduct(tx: Executor, tenantId: string, write: ProductWrite)
     if (!record.options || Object.keys(record.options).length === 0) {
       errors.push({ pointer: '/options', message: 'a variant needs options that tell it from its siblings' });
     }
+    if (body.visibilities) {
+      errors.push({ pointer: '/visibilities', message: 'a variant follows its parent; set it there' });
+    }
   } else {
     if (body.options) errors.push({ pointer: '/options', message: 'only variants have options' });
     if (write.creating || body.translations !== undefined) {
@@ -199,6 +206,14 @@ async function checkProduct(tx: Executor, tenantId: string, write: ProductWrite)
       if (!found.has(categoryId)) {
         errors.push({ pointer: `/categoryIds/${index}`, message: 'no such category in this shop' });
       }
+    }
+  }
+  const channelIds = Object.keys(body.visibilities ?? {});
+  if (channelIds.length > 0) {
+    // Held FOR SHARE like the categories: a channel delete (which counts these entries) waits.
+    const found = new Set(await findChannelIds(tx, tenantId, channelIds, 'share'));
+    for (const channelId of channelIds.filter((id) => !found.has(id))) {
+      errors.push({ pointer: `/visibilities/${channelId}`, message: 'no such sales channel in this shop' });
     }
   }
   if (errors.length > 0) {

@@ -1,5 +1,11 @@
 import { inheritFromParent } from '@cartwright/commerce';
-import { type Executor, findProduct, type ProductRow, type RowLock } from '@cartwright/repository';
+import {
+  type Executor,
+  findProduct,
+  type ProductRow,
+  type ProductVisibilityJson,
+  type RowLock,
+} from '@cartwright/repository';
 import * as v from 'valibot';
 import { iso, Timestamp, Uuid } from '../kernel/schemas.ts';
 
@@ -24,6 +30,7 @@ const INHERITED_FIELDS = [
   'releaseDate',
   'customFields',
   'ruleMetadata',
+  'visibilities',
 ] as const satisfies readonly (keyof ProductRow)[];
 
 export const TRANSLATED_FIELDS = ['name', 'description'] as const;
@@ -70,6 +77,9 @@ const Text = v.record(v.string(), v.string());
 const Json = v.record(v.string(), v.unknown());
 const Flag = v.optional(v.nullable(v.boolean()));
 
+/** How a product shows through one sales channel (decision 0030). */
+export const ProductVisibility = v.picklist(['all', 'search', 'link'] satisfies ProductVisibilityJson[]);
+
 export const ProductView = v.object({
   id: Uuid,
   parentId: v.nullable(Uuid),
@@ -103,6 +113,8 @@ export const ProductView = v.object({
   flags: v.nullable(v.object({ new: Flag, closeout: Flag, topseller: Flag, shippingFree: Flag })),
   customFields: v.nullable(Json),
   ruleMetadata: v.nullable(Json),
+  /** Per sales channel id: `all`, `search` or `link` (a variant's own is null: it follows its parent). */
+  visibilities: v.nullable(v.record(Uuid, ProductVisibility)),
   revision: v.number(),
   createdAt: Timestamp,
   updatedAt: Timestamp,

@@ -5,7 +5,8 @@ import { resolveStoreContext } from '../customers/contexts.ts';
 import { fail, ok } from '../kernel/errors.ts';
 import { defineStoreOperation, type StoreOperationContext } from '../kernel/registry.ts';
 import { CurrencyCode, LanguageCode, Limit, Uuid } from '../kernel/schemas.ts';
-import { effectiveProduct, findProductOnSale } from './product-view.ts';
+import { channelAssortment, findProductInChannel, listedInChannel } from './channel-assortment.ts';
+import { effectiveProduct } from './product-view.ts';
 
 // The PUBLIC serialisation of products. It is built field by field from an allow-list, never by
 // spreading a stored row, so purchase prices, rule metadata, custom fields and stock counts cannot
@@ -117,7 +118,8 @@ async function localeOf(
 
 export const listStoreProducts = defineStoreOperation({
   name: 'store.products.list',
-  summary: 'Active products of the shop as the storefront shows them (no purchase prices, no rule metadata).',
+  summary:
+    'Active products of the channel’s catalog as the storefront shows them (no purchase prices, no rule metadata); a product visible to search only is listed only with `search`, one visible by link never.',
   http: { method: 'GET', path: '/store-api/products' },
   readOnly: true,
   input: v.object({
@@ -130,13 +132,16 @@ export const listStoreProducts = defineStoreOperation({
   output: v.object({ items: v.array(StoreProduct), next: v.nullable(Uuid) }),
   async handler(context, input) {
     const locale = await localeOf(context, input);
-    const rows = await listProducts(context.services.database.db, context.tenantId, {
+    const db = context.services.database.db;
+    const assortment = await channelAssortment(db, context.tenantId, context.storefront.channelId);
+    const rows = await listProducts(db, context.tenantId, {
       limit: input.limit + 1,
       after: input.after,
       kind: 'parent',
       active: true,
       search: input.search,
       categoryId: input.categoryId,
+      ...listedInChannel(assortment, input.search !== undefined),
     });
     const page = rows.slice(0, input.limit);
     return ok({
@@ -155,7 +160,8 @@ export const listStoreProducts = defineStoreOperation({
 
 export const getStoreProduct = defineStoreOperation({
   name: 'store.products.get',
-  summary: 'One active product with its active variants, as the storefront shows them.',
+  summary:
+    'One active product of the channel’s catalog (whatever its visibility there) with its active variants, as the storefront shows them.',
   http: { method: 'GET', path: '/store-api/products/:id' },
   readOnly: true,
   input: v.object({ id: Uuid, ...Locale }),
@@ -163,7 +169,7 @@ export const getStoreProduct = defineStoreOperation({
   async handler(context, input) {
     const db = context.services.database.db;
     const locale = await localeOf(context, input);
-    const product = await findProductOnSale(db, context.tenantId, input.id);
+    const product = await findProductInChannel(db, context.storefront, input.id);
     if (!product) return fail('NOT_FOUND', 'No such product is on sale in this shop.');
     if (input.currency && !(await findBasis(db, 'currencies', context.tenantId, input.currency))) {
       return fail('VALIDATION_FAILED', 'The shop does not offer this currency.', {

@@ -3,6 +3,7 @@ import {
   type ChannelRow,
   countChannelUses,
   deleteChannel,
+  deleteChannelGrants,
   type Executor,
   findChannel,
   findReferences,
@@ -505,7 +506,7 @@ export const DeletedChannel = v.object({ channelId: Uuid, deleted: v.literal(tru
 export const deleteSalesChannel = defineOperation({
   name: 'merchant.commerce.delete',
   summary:
-    'Deletes a sales channel at its revision; the main channel never, a channel with customers, carts, orders or overrides, or one a rule, flow or promotion names, neither (deactivate it instead).',
+    'Deletes a sales channel at its revision; the main channel never, a channel with customers, carts, orders, product visibilities or overrides, or one a rule, flow or promotion names, neither (deactivate it instead).',
   http: { method: 'DELETE', path: '/api/merchant/commerce/channels/:channelId' },
   permission: 'settings.write',
   readOnly: false,
@@ -515,9 +516,10 @@ export const deleteSalesChannel = defineOperation({
 });
 
 /**
- * What keeps a channel from being deleted: its customers, carts and orders (counts), its
- * overrides (fields), and rules, flows and promotions that name it anywhere in their JSON (the
- * one reference search every delete runs): they would silently stop matching without it.
+ * What keeps a channel from being deleted: its customers, carts, orders and products with a
+ * visibility for it (counts), its overrides (fields), and rules, flows and promotions that name
+ * it anywhere in their JSON (the one reference search every delete runs): they would silently
+ * stop matching without it.
  */
 export async function channelBlockers(tx: Executor, tenantId: string, channel: ChannelRow) {
   const uses = await countChannelUses(tx, tenantId, channel.id);
@@ -529,6 +531,10 @@ export async function channelBlockers(tx: Executor, tenantId: string, channel: C
     ...(['customers', 'carts', 'orders'] as const).flatMap((kind) =>
       uses[kind] > 0 ? [{ kind, count: uses[kind] }] : [],
     ),
+    // Products that set a visibility for the channel would silently lose it (decision 0030).
+    ...(uses.productVisibilities > 0
+      ? [{ kind: 'product_visibility', count: uses.productVisibilities }]
+      : []),
     ...(overrides.length > 0 ? [{ kind: 'overrides', count: overrides.length, fields: overrides }] : []),
     ...(named.length > 0 ? [{ kind: 'definitions', count: named.length, references: named }] : []),
   ];
@@ -556,6 +562,8 @@ export function deleteChannelAt(
         },
       );
     }
+    // Its access grants go with it: a channel saved again under this id starts without any.
+    await deleteChannelGrants(tx, tenantId, input.channelId);
     await deleteChannel(tx, tenantId, input.channelId);
     await recordEvent(tx, services, tenantId, actorOf(principal), 'channel.deleted', {
       channelId: input.channelId,

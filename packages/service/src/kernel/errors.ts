@@ -35,6 +35,7 @@ export type ErrorCode =
   | 'SETTING_BASIS_ONLY'
   | 'MAIN_CHANNEL'
   | 'CHANNEL_IN_USE'
+  | 'CHANNEL_PRIVATE'
   | 'INTERNAL';
 
 /** The one code → HTTP status table (MCP carries the same codes in `isError` results). */
@@ -88,6 +89,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   SETTING_BASIS_ONLY: 422,
   MAIN_CHANNEL: 409,
   CHANNEL_IN_USE: 409,
+  CHANNEL_PRIVATE: 401,
   INTERNAL: 500,
 };
 
@@ -141,6 +143,7 @@ const titles: Record<ErrorCode, string> = {
   SETTING_BASIS_ONLY: 'Shared basis only',
   MAIN_CHANNEL: 'Main channel',
   CHANNEL_IN_USE: 'Channel in use',
+  CHANNEL_PRIVATE: 'Private sales channel',
   INTERNAL: 'Internal error',
 };
 

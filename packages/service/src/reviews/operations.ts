@@ -10,7 +10,7 @@ import {
   updateReviewStatus,
 } from '@cartwright/repository';
 import * as v from 'valibot';
-import { findProductOnSale } from '../catalog/product-view.ts';
+import { findProductInChannel } from '../catalog/channel-assortment.ts';
 import { resolveStoreContext } from '../customers/contexts.ts';
 import { actorOf } from '../kernel/auth.ts';
 import { fail, ok } from '../kernel/errors.ts';
@@ -106,7 +106,7 @@ export const createStoreReview = defineStoreOperation({
         return fail('UNAUTHENTICATED', 'Log in first: reviews are written by registered customers.');
       }
       // Share-locked: the product cannot be deleted before this review commits.
-      const product = await findProductOnSale(tx, tenantId, input.productId, 'share');
+      const product = await findProductInChannel(tx, storefront, input.productId, 'share');
       if (!product) return noProduct();
       // Serialises this customer's writes for this product, so the check below sees any that committed.
       await lockTransaction(tx, `review:${tenantId}:${input.productId}:${customer.id}`);
@@ -153,9 +153,9 @@ export const listStoreReviews = defineStoreOperation({
   readOnly: true,
   input: v.object({ productId: Uuid, limit: Limit, after: v.optional(Uuid) }),
   output: v.object({ items: v.array(StoreReview), next: v.nullable(Uuid) }),
-  async handler({ services, tenantId }, input) {
+  async handler({ services, storefront, tenantId }, input) {
     const db = services.database.db;
-    if (!(await findProductOnSale(db, tenantId, input.productId))) return noProduct();
+    if (!(await findProductInChannel(db, storefront, input.productId))) return noProduct();
     const rows = await listReviews(db, tenantId, {
       limit: input.limit + 1,
       after: input.after,
