@@ -103,6 +103,8 @@ describe('the shared basis', () => {
     const main = await del('/api/basis/languages/en', { revision: 1 });
     expect(main.status).toBe(409);
 
+    // German texts need German enabled (decision 0029); de-CH alone, inactive now, does not do.
+    expect((await put('/api/basis/languages/de', { revision: 0, name: 'Deutsch' })).status).toBe(200);
     const tax = await put(`/api/basis/tax-classes/${TAX}`, {
       revision: 0,
       translations: { en: { name: 'Standard', label: 'VAT' }, de: { name: 'Standard', label: 'MwSt.' } },

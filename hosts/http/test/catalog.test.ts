@@ -39,6 +39,9 @@ let blue: Detail;
 
 beforeAll(async () => {
   h = await createHarness();
+  // The German texts below need German enabled in the shop (decision 0029).
+  const german = await send('PUT', '/api/basis/languages/de', { revision: 0, name: 'Deutsch' });
+  expect(german.status).toBe(200);
   const category = await send('PUT', `/api/catalog/categories/${CATEGORY}`, {
     revision: 0,
     translations: { en: { name: 'Outdoor' } },

@@ -51,6 +51,8 @@ beforeAll(async () => {
   h = await createHarness();
   const automation = expectOk(await staff('GET', '/api/automation'));
   channelKey = (automation.channels as { accessKey: string }[])[0]!.accessKey;
+  // The storefront reads a product in German below: the shop enables it (decision 0029).
+  expectOk(await staff('PUT', '/api/basis/languages/de', { revision: 0, name: 'Deutsch' }));
   expectOk(
     await staff('PUT', '/api/basis/countries/DE', { revision: 0, translations: { en: { name: 'Germany' } } }),
   );

@@ -104,5 +104,11 @@ export {
   taxDestinationRuleMatches,
   validateTaxDestinationRule,
 } from './tax-rules.ts';
-export { languageChain, resolveTranslated, type TranslatedValue, type Translations } from './translations.ts';
+export {
+  isLanguageEnabled,
+  languageChain,
+  resolveTranslated,
+  type TranslatedValue,
+  type Translations,
+} from './translations.ts';
 export { inheritFromParent, KEY_MERGED_FIELDS } from './variants.ts';

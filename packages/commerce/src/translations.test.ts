@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { languageChain, resolveTranslated, type Translations } from './translations.ts';
+import { isLanguageEnabled, languageChain, resolveTranslated, type Translations } from './translations.ts';
 
 describe('languageChain', () => {
   it.each([
@@ -11,6 +11,21 @@ describe('languageChain', () => {
     ['', 'en', ['en']],
   ])('%s with main %s → %j', (requested, main, expected) => {
     expect(languageChain(requested, main)).toEqual(expected);
+  });
+});
+
+describe('isLanguageEnabled', () => {
+  it.each([
+    ['an enabled language', 'de', ['en', 'de'], true],
+    ['a language not enabled', 'fr', ['en', 'de'], false],
+    ['a regional form of an enabled language (it falls back to it)', 'de-CH', ['en', 'de'], true],
+    ['the base an enabled regional language falls back to', 'de', ['en', 'de-CH'], true],
+    ['a sibling region of an enabled regional language', 'de-AT', ['de-CH'], false],
+    ['a regional form of a language not enabled', 'fr-CH', ['en', 'de'], false],
+    ['any language when none is enabled', 'en', [], false],
+    ['a deeper subtag of an enabled script', 'zh-Hant-TW', ['zh-Hant'], true],
+  ] as const)('%s: %s in %j → %s', (_name, language, enabled, expected) => {
+    expect(isLanguageEnabled(language, enabled)).toBe(expected);
   });
 });
 

@@ -7,11 +7,26 @@ export type Translations = Readonly<Record<string, Readonly<Record<string, strin
  * duplicates keep their first place. Codes are compared exactly, so normalise them at the edge.
  */
 export function languageChain(requested: string, mainLanguage: string): string[] {
+  return [...new Set([...regionalChain(requested), mainLanguage])];
+}
+
+/** `zh-Hant-TW` → `['zh-Hant-TW', 'zh-Hant', 'zh']`: the code, then each subtag dropped in turn. */
+function regionalChain(code: string): string[] {
   const chain: string[] = [];
-  const subtags = requested.split('-').filter((subtag) => subtag !== '');
+  const subtags = code.split('-').filter((subtag) => subtag !== '');
   for (let length = subtags.length; length > 0; length -= 1) chain.push(subtags.slice(0, length).join('-'));
-  chain.push(mainLanguage);
-  return [...new Set(chain)];
+  return chain;
+}
+
+/**
+ * Whether content in `language` belongs where `enabled` are the languages, by the chain above: it
+ * is one of them, a regional form of one (`de-CH` reads an enabled `de`), or the base form an
+ * enabled regional language falls back to (`de` when `de-CH` is enabled). `de-AT` is not enabled by
+ * `de-CH` alone: neither falls back to the other. The main language step does not count.
+ */
+export function isLanguageEnabled(language: string, enabled: readonly string[]): boolean {
+  const chain = regionalChain(language);
+  return enabled.some((code) => chain.includes(code) || regionalChain(code).includes(language));
 }
 
 export interface TranslatedValue {

@@ -23,6 +23,14 @@ beforeAll(async () => {
   services = createServices(database);
   shop = await createShop(services, { name: 'Catalog shop', ownerEmail: 'owner@catalog.test' });
   owner = await principalOf(services, shop.token);
+  // The German texts below need German enabled in the shop (decision 0029).
+  successOf(
+    await invokeOperation(services, operationNamed('basis.languages.save'), owner, {
+      code: 'de',
+      revision: 0,
+      name: 'Deutsch',
+    }),
+  );
 });
 afterAll(async () => database?.close());
 

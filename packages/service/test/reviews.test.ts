@@ -127,7 +127,9 @@ describe('writing a review on the storefront', () => {
     });
   });
 
-  it('takes an explicit language', async () => {
+  it('takes an explicit language the channel has', async () => {
+    // The main channel has the shop's languages: German once the shop enables it (decision 0029).
+    successOf(await call('basis.languages.save', { code: 'de', revision: 0, name: 'Deutsch' }));
     const productId = await createProduct('STOVE');
     const ada = await loggedInCustomer('ada-de@reviews.test');
     const review = successOf(

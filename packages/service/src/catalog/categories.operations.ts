@@ -10,6 +10,7 @@ import * as v from 'valibot';
 import { fail } from '../kernel/errors.ts';
 import { revisionBoundOperations } from '../kernel/revision-bound.ts';
 import { Active, Position, TranslationsOf, Uuid } from '../kernel/schemas.ts';
+import { refuseDisabledLanguages, translationLanguages } from '../settings/languages.ts';
 import { missingMainLanguageName } from './translations.ts';
 
 /** True when `ancestorId` is `id` or lies above it in the tree the links describe. */
@@ -40,6 +41,9 @@ export const categoryOperations = revisionBoundOperations({
     active: Active,
   },
   async check(tx, tenantId, input, _current, id) {
+    const languages = translationLanguages(input.translations, ['translations']);
+    const refused = await refuseDisabledLanguages(tx, { tenantId }, languages);
+    if (refused) return refused;
     const missing = await missingMainLanguageName(tx, tenantId, input.translations);
     if (missing) return fail('VALIDATION_FAILED', 'The category needs a name.', { errors: [missing] });
     if (!input.parentId) return null;

@@ -26,6 +26,7 @@ import { type AnyOperation, defineOperation } from '../kernel/registry.ts';
 import { staleRevision } from '../kernel/revision-bound.ts';
 import { Amount, Count, CurrencyCode, Limit, Revision, TranslationsOf, Uuid } from '../kernel/schemas.ts';
 import { currenciesExist } from '../settings/currencies.ts';
+import { refuseDisabledLanguages, translationLanguages } from '../settings/languages.ts';
 import { categoryOperations } from './categories.operations.ts';
 import {
   effectiveProduct,
@@ -171,6 +172,9 @@ interface ProductWrite {
 /** The shop-dependent rules of a product write, beyond its schema; null when it may be stored. */
 async function checkProduct(tx: Executor, tenantId: string, write: ProductWrite): Promise<Failure | null> {
   const { body, record, parent } = write;
+  const languages = translationLanguages(body.translations, ['translations']);
+  const refused = await refuseDisabledLanguages(tx, { tenantId }, languages);
+  if (refused) return refused;
   const errors: FieldError[] = [];
   if (parent) {
     if (!record.options || Object.keys(record.options).length === 0) {

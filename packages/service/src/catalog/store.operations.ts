@@ -5,6 +5,7 @@ import { resolveStoreContext } from '../customers/contexts.ts';
 import { fail, ok } from '../kernel/errors.ts';
 import { defineStoreOperation, type StoreOperationContext } from '../kernel/registry.ts';
 import { CurrencyCode, LanguageCode, Limit, Uuid } from '../kernel/schemas.ts';
+import { languageParameter, refuseDisabledLanguages } from '../settings/languages.ts';
 import { channelAssortment, findProductInChannel, listedInChannel } from './channel-assortment.ts';
 import { effectiveProduct } from './product-view.ts';
 
@@ -99,21 +100,26 @@ const Locale = {
   currency: v.optional(CurrencyCode),
 };
 
-/** The language and currency a storefront request reads in: asked for, else the context's, else the shop's. */
+/**
+ * The language and currency a storefront request reads in: asked for (a language the channel
+ * has), else the context's, else the shop's.
+ */
 async function localeOf(
   context: StoreOperationContext,
   input: { language?: string | undefined; currency?: string | undefined },
 ) {
   const { services, storefront, tenantId } = context;
   const db = services.database.db;
+  const refused = await refuseDisabledLanguages(db, storefront, languageParameter(input.language));
+  if (refused) return refused;
   const tenant = await findTenant(db, tenantId);
   const visitor = await resolveStoreContext(db, services, storefront);
   const mainLanguage = tenant?.mainLanguage ?? 'en';
-  return {
+  return ok({
     mainLanguage,
     language: input.language ?? visitor?.language ?? mainLanguage,
     currency: input.currency ?? visitor?.currency ?? 'EUR',
-  };
+  });
 }
 
 export const listStoreProducts = defineStoreOperation({
@@ -131,7 +137,9 @@ export const listStoreProducts = defineStoreOperation({
   }),
   output: v.object({ items: v.array(StoreProduct), next: v.nullable(Uuid) }),
   async handler(context, input) {
-    const locale = await localeOf(context, input);
+    const located = await localeOf(context, input);
+    if (!located.ok) return located;
+    const locale = located.value;
     const db = context.services.database.db;
     const assortment = await channelAssortment(db, context.tenantId, context.storefront.channelId);
     const rows = await listProducts(db, context.tenantId, {
@@ -168,7 +176,9 @@ export const getStoreProduct = defineStoreOperation({
   output: v.object({ product: StoreProduct, variants: v.array(StoreProduct) }),
   async handler(context, input) {
     const db = context.services.database.db;
-    const locale = await localeOf(context, input);
+    const located = await localeOf(context, input);
+    if (!located.ok) return located;
+    const locale = located.value;
     const product = await findProductInChannel(db, context.storefront, input.id);
     if (!product) return fail('NOT_FOUND', 'No such product is on sale in this shop.');
     if (input.currency && !(await findBasis(db, 'currencies', context.tenantId, input.currency))) {

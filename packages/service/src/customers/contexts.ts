@@ -13,6 +13,7 @@ import type { Storefront } from '../kernel/auth.ts';
 import { hashToken } from '../kernel/auth.ts';
 import { type Failure, fail } from '../kernel/errors.ts';
 import type { Services } from '../kernel/services.ts';
+import { enabledLanguages } from '../settings/languages.ts';
 
 // A storefront visitor's context: named by an opaque token (32 random bytes, base64url) of which
 // only the SHA-256 is stored, bound to one shop and channel, optionally to a logged-in customer.
@@ -26,16 +27,23 @@ export interface OpenedStoreContext {
   readonly context: StoreContextRow;
 }
 
-/** The language and currency a new context starts with: the shop's main language and first currency. */
+/**
+ * The language and currency a new context starts with: the shop's main language if the channel
+ * has it, else the channel's first language (decision 0029); the shop's first currency.
+ */
 async function contextDefaults(
   tx: Executor,
-  tenantId: string,
+  storefront: Pick<Storefront, 'tenantId' | 'channelId'>,
 ): Promise<{ language: string | null; currency: string | null }> {
+  const { tenantId, channelId } = storefront;
   const tenant = await findTenant(tx, tenantId);
+  const languages = await enabledLanguages(tx, tenantId, channelId);
+  const main = tenant?.mainLanguage ?? null;
   const [first] = (await listBasis(tx, 'currencies', tenantId))
     .filter((currency) => currency.active)
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.code.localeCompare(b.code));
-  return { language: tenant?.mainLanguage ?? null, currency: first?.code ?? null };
+  const language = main !== null && languages.includes(main) ? main : (languages[0] ?? main);
+  return { language, currency: first?.code ?? null };
 }
 
 /**
@@ -52,7 +60,7 @@ export async function openStoreContext(
   const now = services.clock.now();
   const locale = options.from
     ? { language: options.from.language, currency: options.from.currency }
-    : await contextDefaults(tx, storefront.tenantId);
+    : await contextDefaults(tx, storefront);
   const context = await insertStoreContext(tx, {
     tenantId: storefront.tenantId,
     id: services.ids.next(),

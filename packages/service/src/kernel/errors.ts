@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'HEADERS_TOO_LARGE'
   | 'VALIDATION_FAILED'
+  | 'LANGUAGE_NOT_ENABLED'
   | 'STALE_REVISION'
   | 'CONFLICT'
   | 'LAST_OWNER'
@@ -50,6 +51,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   HEADERS_TOO_LARGE: 431,
   VALIDATION_FAILED: 422,
+  LANGUAGE_NOT_ENABLED: 422,
   STALE_REVISION: 409,
   CONFLICT: 409,
   LAST_OWNER: 409,
@@ -104,6 +106,7 @@ const titles: Record<ErrorCode, string> = {
   PAYLOAD_TOO_LARGE: 'Payload too large',
   HEADERS_TOO_LARGE: 'Request headers too large',
   VALIDATION_FAILED: 'Invalid input',
+  LANGUAGE_NOT_ENABLED: 'Language not enabled',
   STALE_REVISION: 'Stale revision',
   CONFLICT: 'Conflict',
   LAST_OWNER: 'A shop needs an owner',

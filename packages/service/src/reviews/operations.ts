@@ -18,6 +18,7 @@ import { recordEvent } from '../kernel/events.ts';
 import { defineOperation, defineStoreOperation } from '../kernel/registry.ts';
 import { staleRevision } from '../kernel/revision-bound.ts';
 import { iso, LanguageCode, Limit, Revision, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { languageParameter, refuseDisabledLanguages } from '../settings/languages.ts';
 
 // Product reviews: a logged-in customer writes one per product, it waits as `pending`, and it is
 // public once the merchant approved it. Moderation moves forward only (pending → approved or
@@ -105,6 +106,8 @@ export const createStoreReview = defineStoreOperation({
       if (!context || !customer || customer.guest) {
         return fail('UNAUTHENTICATED', 'Log in first: reviews are written by registered customers.');
       }
+      const refused = await refuseDisabledLanguages(tx, storefront, languageParameter(input.language));
+      if (refused) return refused;
       // Share-locked: the product cannot be deleted before this review commits.
       const product = await findProductInChannel(tx, storefront, input.productId, 'share');
       if (!product) return noProduct();

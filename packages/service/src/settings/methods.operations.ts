@@ -6,6 +6,7 @@ import { fail, ok } from '../kernel/errors.ts';
 import { type AnyOperation, defineOperation } from '../kernel/registry.ts';
 import { recordView } from '../kernel/revision-bound.ts';
 import { LanguageCode, Uuid } from '../kernel/schemas.ts';
+import { languageParameter, refuseDisabledLanguages } from './languages.ts';
 
 // Shipping and payment methods as the channel settings see them: what references a method, so a
 // referenced one is never deleted (issue 6).
@@ -102,6 +103,8 @@ export const getMethod = defineOperation({
     const db = services.database.db;
     const method = await findBasis(db, AREA_TABLE[input.area], tenantId, input.methodId);
     if (!method) return fail('NOT_FOUND', `No ${NOUN[input.area]} ${input.methodId} exists in this shop.`);
+    const refused = await refuseDisabledLanguages(db, { tenantId }, languageParameter(input.language));
+    if (refused) return refused;
     const mainLanguage = (await findTenant(db, tenantId))?.mainLanguage ?? 'en';
     const language = input.language ?? mainLanguage;
     const text = (field: string) =>

@@ -20,6 +20,7 @@ import {
   Uuid,
 } from '../kernel/schemas.ts';
 import { currenciesExist } from './currencies.ts';
+import { type LanguageUse, refuseDisabledLanguages, translationLanguages } from './languages.ts';
 
 // The shared basis of a shop, one resource per table, all made by the revision-bound factory:
 // `basis.<name>.list|save|delete` under `/api/basis/<path>`, guarded by the settings permissions.
@@ -32,9 +33,14 @@ type BasisResource<A extends BasisArea, E extends v.ObjectEntries> = Omit<
 function basisOperations<A extends BasisArea, E extends v.ObjectEntries>(
   resource: BasisResource<A, E>,
 ): AnyOperation[] {
-  const { area, name, path, ...rest } = resource;
+  const { area, name, path, check, ...rest } = resource;
   return revisionBoundOperations({
     ...rest,
+    // Translated texts (and a country's subdivisions') are content: in enabled languages only.
+    async check(tx, tenantId, input, current, key) {
+      const refused = await refuseDisabledLanguages(tx, { tenantId }, basisLanguages(input));
+      return refused ?? (await check?.(tx, tenantId, input, current, key)) ?? null;
+    },
     table: basisTables[area],
     name: `basis.${name}`,
     path: `/api/basis/${path}`,
@@ -43,6 +49,17 @@ function basisOperations<A extends BasisArea, E extends v.ObjectEntries>(
     // Every basis write moves the shop's basis revision: channel saves name the one they saw.
     afterWrite: bumpBasisRevision,
   });
+}
+
+/** The languages a basis record's texts are in: its `translations` and its subdivisions'. */
+function basisLanguages(input: { translations?: unknown; subdivisions?: unknown }): LanguageUse[] {
+  const subdivisions = Array.isArray(input.subdivisions) ? input.subdivisions : [];
+  return [
+    ...translationLanguages(input.translations, ['translations']),
+    ...subdivisions.flatMap((subdivision: { translations?: unknown }, index) =>
+      translationLanguages(subdivision.translations, ['subdivisions', String(index), 'translations']),
+    ),
+  ];
 }
 
 const CountryCode = v.pipe(
