@@ -12,6 +12,13 @@ export {
   UnitPrice,
 } from './cart-pricing.ts';
 export {
+  type AppliedDiscount,
+  applyDiscounts,
+  type DiscountedCart,
+  type DiscountInput,
+  type DiscountScope,
+} from './discounts.ts';
+export {
   Currency,
   formatAmount,
   MinorAmount,
@@ -32,6 +39,7 @@ export {
   type OrderSnapshotInput,
   type PaymentMethodBasis,
   type PaymentMethodSnapshot,
+  type PromotionSnapshot,
   type ShippingMethodBasis,
   type ShippingMethodSnapshot,
   snapshotOrder,

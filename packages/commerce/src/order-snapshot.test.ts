@@ -75,6 +75,8 @@ function placeOrderInline(state: CheckoutState) {
       currency: priced.currency,
       subtotal: priced.subtotal,
       shipping: priced.shipping,
+      promotions: [],
+      discountTotal: { net: 0, tax: 0, gross: 0 },
       taxes: priced.taxes,
       total: priced.total,
     },

@@ -1,4 +1,5 @@
 import type { PricedCart } from './cart-pricing.ts';
+import type { AppliedDiscount, DiscountedCart } from './discounts.ts';
 import type { Currency } from './money.ts';
 import type { PriceMode, TaxBreakdownEntry, TaxedAmount } from './tax.ts';
 
@@ -53,7 +54,10 @@ export type OrderSnapshotInput = {
   /** The order's gapless number. */
   readonly number: number;
   readonly placedAt: Date;
-  readonly priced: PricedCart;
+  /** The priced cart, with the discounts its promotions took when it earned any. */
+  readonly priced: PricedCart | DiscountedCart;
+  /** The promotions the cart earned, in the order they were applied (none when absent). */
+  readonly promotions?: readonly PromotionSnapshot[];
   /** Cart lines by line id with their display names; a priced line without one keeps `name: null`. */
   readonly lineNames: readonly { readonly id: string; readonly name: string | null }[];
   /** The effective product of every priced line, by product id. */
@@ -87,12 +91,30 @@ export type OrderLineSnapshot = {
   readonly taxRate: number;
 };
 
-/** The priced cart as the order keeps it. */
+/** A promotion as an order redeemed it: what it was then and what it took off. */
+export type PromotionSnapshot = {
+  readonly promotionId: string;
+  readonly revision: number;
+  readonly name: Readonly<Record<string, string>>;
+  readonly code: string | null;
+  readonly priority: number;
+  readonly exclusive: boolean;
+  readonly ruleIds: readonly string[];
+  readonly amount: TaxedAmount;
+  readonly discounts: readonly AppliedDiscount[];
+};
+
+/**
+ * The priced cart as the order keeps it. `total` and `taxes` include the promotions' discounts;
+ * `subtotal` and `shipping` are before them, so total = subtotal + shipping + discountTotal.
+ */
 export type OrderPriceSnapshot = {
   readonly priceMode: PriceMode;
   readonly currency: Currency;
   readonly subtotal: TaxedAmount;
   readonly shipping: PricedCart['shipping'];
+  readonly promotions: readonly PromotionSnapshot[];
+  readonly discountTotal: TaxedAmount;
   readonly taxes: readonly TaxBreakdownEntry[];
   readonly total: TaxedAmount;
 };
@@ -198,6 +220,18 @@ export function snapshotOrder(input: OrderSnapshotInput): OrderSnapshot {
       currency: priced.currency,
       subtotal: priced.subtotal,
       shipping: priced.shipping,
+      promotions: (input.promotions ?? []).map((promotion) => ({
+        promotionId: promotion.promotionId,
+        revision: promotion.revision,
+        name: promotion.name,
+        code: promotion.code,
+        priority: promotion.priority,
+        exclusive: promotion.exclusive,
+        ruleIds: promotion.ruleIds,
+        amount: promotion.amount,
+        discounts: promotion.discounts,
+      })),
+      discountTotal: 'discountTotal' in priced ? priced.discountTotal : { net: 0, tax: 0, gross: 0 },
       taxes: priced.taxes,
       total: priced.total,
     },
