@@ -303,10 +303,6 @@ const KNOWN_GAPS = new Set([
   'store.cart.update /shippingAddress/subdivision',
   // carts/: pattern-bounded currency
   'store.cart.update /currency',
-  // channels/
-  'merchant.commerce.save /baseRevision',
-  'merchant.commerce.save /channel/domains/*/url',
-  'merchant.commerce.save /overrides/<key>',
 ]);
 
 /** `operation /path` of every input string without `maxLength` and integer without both bounds. */
