@@ -29,10 +29,36 @@ export function exampleOf(operationId: string, pools: Pools, nonce: number): Exa
   const first = (kind: string) => pools.own[kind]?.[0] ?? '0190f0c8-0000-7000-8000-000000000000';
   switch (operationId) {
     case 'automation.save':
-      return {
-        pathParams: { kind: 'rules' },
-        body: { revision: 0, data: { name: { en: 'Fuzz rule' }, condition } },
-      };
+      // Every other example a promotion, so hostile values reach its codes and discounts too.
+      return nonce % 2 === 0
+        ? {
+            pathParams: { kind: 'rules' },
+            body: { revision: 0, data: { name: { en: 'Fuzz rule' }, condition } },
+          }
+        : {
+            pathParams: { kind: 'promotions' },
+            body: {
+              revision: 0,
+              data: {
+                name: { en: 'Fuzz promotion' },
+                campaign: { priority: 3, exclusive: nonce % 3 === 0 },
+                condition,
+                codes: { type: 'global', code: `FUZZ-${nonce}`, limit: 5 },
+                discounts: [
+                  { scope: 'cart', type: 'percentage', value: 12.5 },
+                  { scope: 'shipping', type: 'absolute', amounts: { EUR: 250 } },
+                  {
+                    scope: 'lineItems',
+                    type: 'percentage',
+                    value: 5,
+                    condition: { type: 'cartLineItemTotalPrice', value: { operator: '>=', amount: 1 } },
+                  },
+                ],
+              },
+            },
+          };
+    case 'store.cart.promotionCodes.add':
+      return { body: { code: `FUZZ-${nonce % 50}` } };
     case 'automation.preview':
       return { body: { condition } };
     case 'automation.explain':

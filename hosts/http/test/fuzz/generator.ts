@@ -413,7 +413,11 @@ export function partsArbitrary(
     : generated;
   return fc.tuple(chosen, credentialsArbitrary(operation, pools)).map(([parts, credentials]) => ({
     pathParams: Object.fromEntries(
-      Object.entries(parts.pathParams).map(([key, value]) => [key, String(value)]),
+      // JSON, not String(): a generated object may carry a `toString` that is not a function.
+      Object.entries(parts.pathParams).map(([key, value]) => [
+        key,
+        typeof value === 'string' ? value : JSON.stringify(value),
+      ]),
     ),
     query: Object.entries(parts.query).flatMap(([key, value]) =>
       queryValue(value).map((item) => [key, item] as [string, string]),
