@@ -47,6 +47,8 @@ const B_ONLY = '0190f0c8-0000-7000-8000-0000000000b9';
 const A_PRODUCT = '0190f0c8-0000-7000-8000-0000000000a4';
 const A_CATEGORY = '0190f0c8-0000-7000-8000-0000000000a5';
 const A_RULE = '0190f0c8-0000-7000-8000-0000000000a6';
+/** Shop A's promotion with the code A-ONLY. */
+const A_PROMOTION = '0190f0c8-0000-7000-8000-0000000000a7';
 /** A channel id no shop has: a save at revision 0 creates it in the caller's own shop. */
 const NEW_CHANNEL = '0190f0c8-0000-7000-8000-0000000000c1';
 /** Shop A's main channel. */
@@ -218,6 +220,8 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'store.cart.lines.remove': [{ contextToken: aContextToken, lineId: A_PRODUCT }, false],
     'store.cart.update': [{ contextToken: aContextToken, paymentMethodId: A_PAYMENT }, false],
     'store.checkout': [{ contextToken: aContextToken, idempotencyKey: 'intruder-key-1' }, false],
+    'store.cart.promotionCodes.add': [{ contextToken: aContextToken, code: 'A-ONLY' }, false],
+    'store.cart.promotionCodes.remove': [{ contextToken: aContextToken, code: 'A-ONLY' }, false],
   };
   const found = samples[operation.name];
   if (!found) throw new Error(`the security suite has no sample input for ${operation.name}: add one`);
@@ -245,6 +249,15 @@ async function seedShopA() {
       data: {
         name: { en: 'Shop A rule' },
         condition: { type: 'cartCartAmount', value: { operator: '>=', amount: 1 } },
+      },
+    }),
+    await put(`/api/automation/promotions/${A_PROMOTION}`, {
+      revision: 0,
+      data: {
+        name: { en: 'Shop A promotion' },
+        condition: { type: 'ruleReference', ruleId: A_RULE },
+        codes: { type: 'global', code: 'A-ONLY', limit: null },
+        discounts: [{ scope: 'cart', type: 'percentage', value: 5 }],
       },
     }),
   ];
@@ -427,6 +440,62 @@ describe('every route', () => {
     const response = await h.call(method, path, { token, body });
     expect(response.status).toBe(403);
     expect(response.body.code).toBe('FORBIDDEN');
+    expect(await snapshotOfShopA()).toEqual(before);
+  });
+});
+
+describe('every automation kind', () => {
+  // `automation.save|delete|dependencies` serve four kinds; the route table above samples rules.
+  // Another shop reaching shop A's promotion or channel by id finds nothing and changes nothing.
+  const cases: [string, string, string, unknown][] = [
+    ['promotions dependencies', 'GET', `/api/automation/promotions/${A_PROMOTION}/dependencies`, undefined],
+    ['promotions delete', 'DELETE', `/api/automation/promotions/${A_PROMOTION}?revision=1`, undefined],
+    ['channels dependencies', 'GET', '/api/automation/channels/{main}/dependencies', undefined],
+    ['channels delete', 'DELETE', '/api/automation/channels/{main}?revision=1', undefined],
+    ['flows dependencies', 'GET', `/api/automation/flows/${A_RULE}/dependencies`, undefined],
+  ];
+  it.each(cases)(
+    '%s with a token of another shop answers 404 and changes nothing',
+    async (_name, method, path) => {
+      const before = await snapshotOfShopA();
+      const response = await h.call(method, path.replace('{main}', aChannelId), { token: h.shopB.token });
+      expect(response.status).toBe(404);
+      expect(JSON.stringify(response.body)).not.toContain(h.shopA.tenantId);
+      expect(await snapshotOfShopA()).toEqual(before);
+    },
+  );
+
+  it('saves a promotion or channel with a foreign id into the caller’s own shop only', async () => {
+    const before = await snapshotOfShopA();
+    const promotion = await h.call('PUT', `/api/automation/promotions/${A_PROMOTION}`, {
+      token: h.shopB.token,
+      body: {
+        revision: 0,
+        data: {
+          name: { en: 'Intruder' },
+          codes: { type: 'global', code: 'A-ONLY', limit: null },
+          discounts: [{ scope: 'cart', type: 'percentage', value: 100 }],
+        },
+      },
+    });
+    // Shop B's own promotion: the code is free in shop B.
+    expect(promotion.status).toBe(200);
+    const channel = await h.call('PUT', `/api/automation/channels/${aChannelId}`, {
+      token: h.shopB.token,
+      body: {
+        revision: 1,
+        baseRevision: 1,
+        channel: {
+          name: { en: 'Intruder' },
+          mode: 'headless',
+          paused: true,
+          private: true,
+          languages: ['en'],
+        },
+      },
+    });
+    // Revision 1 of a channel shop B does not have: stale against its 0, never shop A's.
+    expect(channel.status).toBe(409);
     expect(await snapshotOfShopA()).toEqual(before);
   });
 });

@@ -263,6 +263,12 @@ export {
   storeWebhookEvent,
   updatePaymentAttempt,
 } from './queries/payments.ts';
+export {
+  countPromotionRedemptions,
+  countRedemptionsByPromotion,
+  insertPromotionRedemption,
+  type PromotionRedemptionRow,
+} from './queries/promotions.ts';
 export { findReferences, type Reference } from './queries/references.ts';
 export {
   findReview,

@@ -12,8 +12,10 @@ import {
 } from './automation/operations.ts';
 import {
   addCartLine,
+  addPromotionCode,
   getCart,
   removeCartLine,
+  removePromotionCode,
   updateCartChoices,
   updateCartLine,
 } from './carts/operations.ts';
@@ -89,6 +91,8 @@ export const operations: readonly AnyOperation[] = [
   updateCartLine,
   removeCartLine,
   updateCartChoices,
+  addPromotionCode,
+  removePromotionCode,
   placeCheckout,
 ];
 

@@ -9,9 +9,11 @@ import {
   saveBasis,
   updateCart,
 } from '@cartwright/repository';
+import { createToken } from './access/tokens.ts';
 import { openCartOf } from './carts/cart.ts';
 import { bumpBasisRevision } from './channels/settings.ts';
 import { openStoreContext } from './customers/contexts.ts';
+import { authenticate, type Principal } from './kernel/auth.ts';
 import type { Services } from './kernel/services.ts';
 import { createShop } from './shop/shops.ts';
 
@@ -37,6 +39,27 @@ export const SELLABLE = {
 export interface SellableShop {
   readonly tenantId: string;
   readonly channelId: string;
+}
+
+/** A new admin API token of the shop and the principal it authenticates as. */
+export async function adminPrincipal(
+  services: Services,
+  tenantId: string,
+  name = 'test admin',
+): Promise<{ token: string; principal: Principal }> {
+  const created = await services.database.transaction((tx) =>
+    createToken(
+      tx,
+      services,
+      tenantId,
+      { kind: 'system', process: 'test' },
+      { name, kind: 'api', role: 'admin' },
+    ),
+  );
+  if (!created.ok) throw new Error(created.detail);
+  const principal = await authenticate(services, created.value.token);
+  if (!principal.ok) throw new Error(principal.detail);
+  return { token: created.value.token, principal: principal.value };
 }
 
 /**

@@ -60,6 +60,7 @@ function orderWithLines(count: number): DocumentOrder {
       priceMode: 'gross',
       subtotal: taxed,
       shipping: { net: 0, tax: 0, gross: 0, taxRate: 700 },
+      promotions: [],
       taxes: [{ rate: 700, tax: taxed.tax, base: taxed.net }],
       total: taxed,
     },
@@ -87,5 +88,30 @@ describe('renderDocumentPdf', () => {
     expect(text).toContain('Total TTC');
     // A name wider than its column is shortened, not drawn over the next column.
     expect(text).toMatch(/Position 1 with a very long[^\n]*…/);
+  });
+
+  it('prints each redeemed promotion between shipping and the totals, in the order’s language', async () => {
+    const order = orderWithLines(2);
+    const bytes = await renderDocumentPdf({
+      type: 'invoice',
+      number: 8,
+      issuedAt: new Date('2025-03-05T08:00:00Z'),
+      seller: { name: 'Vendeur SARL' },
+      order: {
+        ...order,
+        price: {
+          ...order.price,
+          promotions: [
+            { name: { en: 'Spring', fr: 'Printemps' }, amount: { net: -19, tax: -1, gross: -20 } },
+          ],
+          taxes: [{ rate: 700, tax: 13, base: 167 }],
+          total: { net: 167, tax: 13, gross: 180 },
+        },
+      },
+      labels: documentLabels('fr'),
+    });
+    const text = await drawnText(bytes);
+    expect(text).toMatch(/Printemps\n-0\.20 EUR/);
+    expect(text).toContain('1.80 EUR');
   });
 });

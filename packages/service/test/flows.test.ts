@@ -10,14 +10,19 @@ import {
 import { createTestDatabase } from '@cartwright/repository/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken } from '../src/access/tokens.ts';
 import { checkout } from '../src/checkout/checkout.ts';
 import { runDueJobs } from '../src/flows/executor.ts';
 import { flowMatchingProjection } from '../src/flows/matching.ts';
 import { createServices, invokeOperation, operations, type Services } from '../src/index.ts';
-import { authenticate, type Principal } from '../src/kernel/auth.ts';
+import type { Principal } from '../src/kernel/auth.ts';
 import { consumeOnce } from '../src/outbox/projections.ts';
-import { createSellableShop, readyVisitor, SELLABLE, type SellableShop } from '../src/testing.ts';
+import {
+  adminPrincipal,
+  createSellableShop,
+  readyVisitor,
+  SELLABLE,
+  type SellableShop,
+} from '../src/testing.ts';
 
 // Flows end to end inside the service: events become jobs (one per matching flow), jobs run step
 // by step with receipts, delays release the worker, a lost worker's action makes the job uncertain
@@ -27,7 +32,6 @@ let database: Database;
 let services: Services;
 let shop: SellableShop;
 let principal: Principal;
-let token: string;
 const TEA = '0190f0c8-0000-7000-8000-0000000f1001';
 const FLOW = (n: number) => `0190f0c8-0000-7000-8000-0000000f20${String(n).padStart(2, '0')}`;
 const worker = { owner: 'test-worker', leaseMs: 30_000, batchSize: 20 };
@@ -92,20 +96,7 @@ beforeAll(async () => {
       services.clock.now(),
     );
   });
-  const created = await database.transaction((tx) =>
-    createToken(
-      tx,
-      services,
-      shop.tenantId,
-      { kind: 'system', process: 'test' },
-      { name: 'flows', kind: 'api', role: 'admin' },
-    ),
-  );
-  if (!created.ok) throw new Error(created.detail);
-  token = created.value.token;
-  const authenticated = await authenticate(services, token);
-  if (!authenticated.ok) throw new Error(authenticated.detail);
-  principal = authenticated.value;
+  principal = (await adminPrincipal(services, shop.tenantId, 'flows')).principal;
 });
 afterAll(async () => database?.close());
 
@@ -242,19 +233,8 @@ describe('a merchant flow', () => {
   });
 
   it('fails the job clearly when the actor’s token was revoked before a delayed action', async () => {
-    const created = await database.transaction((tx) =>
-      createToken(
-        tx,
-        services,
-        shop.tenantId,
-        { kind: 'system', process: 'test' },
-        { name: 'short-lived', kind: 'api', role: 'admin' },
-      ),
-    );
-    if (!created.ok) throw new Error(created.detail);
-    const saver = await authenticate(services, created.value.token);
-    if (!saver.ok) throw new Error(saver.detail);
-    const saved = await invokeOperation(services, operation('automation.save'), saver.value, {
+    const saver = await adminPrincipal(services, shop.tenantId, 'short-lived');
+    const saved = await invokeOperation(services, operation('automation.save'), saver.principal, {
       kind: 'flows',
       id: FLOW(3),
       revision: 0,
@@ -276,7 +256,7 @@ describe('a merchant flow', () => {
     const order = await placeOrder(1);
     await work();
     await database.transaction((tx) =>
-      revokeToken(tx, shop.tenantId, saver.value.tokenId, services.clock.now()),
+      revokeToken(tx, shop.tenantId, saver.principal.tokenId, services.clock.now()),
     );
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await work();

@@ -62,14 +62,19 @@ export function insertDefinition(
   return insertRow(tx, definitions, definition);
 }
 
+/** The shop's definitions (of one kind); `lock` holds them, taken in id order. */
 export function listDefinitions(
   tx: Executor,
   tenantId: string,
   kind?: DefinitionKind,
+  lock?: 'share' | 'update',
 ): Promise<DefinitionRow[]> {
   return selectRows(tx, definitions, tenantId, {
     where: [kind ? eq(definitions.kind, kind) : undefined],
-    orderBy: [asc(definitions.kind), asc(definitions.createdAt), asc(definitions.id)],
+    orderBy: lock
+      ? [asc(definitions.id)]
+      : [asc(definitions.kind), asc(definitions.createdAt), asc(definitions.id)],
+    lock,
   });
 }
 

@@ -1,6 +1,7 @@
 import { asc, eq, or, sql } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { carts, channels, definitions, orders, products, shippingMethods } from '../schema.ts';
+import { findRedemptionsNaming } from './promotions.ts';
 import { inTenant } from './tenant-rows.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -9,7 +10,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LIMIT = 100;
 
 export interface Reference {
-  readonly kind: 'rule' | 'flow' | 'promotion' | 'channel' | 'product' | 'shipping_method' | 'order' | 'cart';
+  readonly kind:
+    | 'rule'
+    | 'flow'
+    | 'promotion'
+    | 'channel'
+    | 'product'
+    | 'shipping_method'
+    | 'order'
+    | 'cart'
+    | 'promotion_redemption';
   readonly id: string;
   /** A human handle when the record has one: a definition's or channel's key, an order's number. */
   readonly key?: string | null;
@@ -19,7 +29,8 @@ export interface Reference {
  * Everything in the shop that names `id`: definitions and channels whose JSON holds the id as a
  * value anywhere (any exact id in rule or flow JSON counts; channel overrides key methods by id),
  * products and shipping methods that use it as their tax class, orders whose shipping or payment
- * method snapshot carries it, and open carts that chose it as their shipping or payment method.
+ * method snapshot carries it, open carts that chose it as their shipping or payment method, and
+ * the redemptions of the promotion, or of a promotion that referenced the rule when it was redeemed.
  *
  * The one search behind every refused delete and every dependencies listing, so what the
  * merchant is shown as blocking is exactly what the delete checks. Ordered carts are left out:
@@ -84,5 +95,10 @@ export async function findReferences(tx: Executor, tenantId: string, id: string)
     ...fromShippingMethods.map((row) => ({ kind: 'shipping_method' as const, ...row })),
     ...fromOrders.map((row) => ({ kind: 'order' as const, id: row.id, key: String(row.number) })),
     ...fromCarts.map((row) => ({ kind: 'cart' as const, id: row.id })),
+    ...(await findRedemptionsNaming(tx, tenantId, id, LIMIT)).map((row) => ({
+      kind: 'promotion_redemption' as const,
+      id: row.id,
+      key: row.orderId,
+    })),
   ];
 }

@@ -1,9 +1,11 @@
 import {
   type ChannelRow,
+  countRedemptionsByPromotion,
   type DefinitionRow,
   definitionTables,
   deleteRevisioned,
   type Executor,
+  findChannel,
   findDefinitions,
   findReferences,
   findRevisioned,
@@ -24,7 +26,15 @@ import {
 } from '@cartwright/rules-engine';
 import * as v from 'valibot';
 import { currentCartOf, factsOfCart } from '../carts/cart.ts';
-import { ChannelIdentity } from '../channels/settings.ts';
+import {
+  ChannelSaveBody,
+  ChannelView,
+  channelBlockers,
+  DeletedChannel,
+  deleteChannelAt,
+  saveSalesChannel,
+} from '../channels/records.ts';
+import { ChannelIdentity, overridesOf } from '../channels/settings.ts';
 import { resolveShopContext } from '../customers/contexts.ts';
 import {
   checkTrigger,
@@ -41,8 +51,17 @@ import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
 import { recordEvent } from '../kernel/events.ts';
 import { defineOperation, fieldErrors } from '../kernel/registry.ts';
 import { staleRevision } from '../kernel/revision-bound.ts';
-import { EmptyInput, iso, Revision, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { Count, EmptyInput, iso, Revision, Timestamp, Uuid } from '../kernel/schemas.ts';
+import {
+  codeKey,
+  codesOf,
+  type PromotionData,
+  parsePromotion,
+  promotionOf,
+  ruleIdsOfPromotion,
+} from '../promotions/definition.ts';
 import { compileWithSavedRules, conditionOf, ruleFailure } from './rules.ts';
+import { Campaign, ConditionInput, conditionIssues, Priority } from './schemas.ts';
 
 const Definition = v.object({
   id: Uuid,
@@ -52,6 +71,8 @@ const Definition = v.object({
   data: v.unknown(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  /** Promotions only: how many orders redeemed it. */
+  redemptions: v.optional(Count),
 });
 
 const Channel = v.object({
@@ -115,10 +136,19 @@ export const listAutomation = defineOperation({
     if (!executions.ok) return executions;
     const of = (kind: DefinitionRow['kind']) =>
       definitions.filter((row) => row.kind === kind).map(definitionView);
+    const promotions = of('promotion');
+    const redemptions = await countRedemptionsByPromotion(
+      db,
+      tenantId,
+      promotions.map((promotion) => promotion.id),
+    );
     return ok({
       rules: of('rule'),
       flows: of('flow'),
-      promotions: of('promotion'),
+      promotions: promotions.map((promotion) => ({
+        ...promotion,
+        redemptions: redemptions.get(promotion.id) ?? 0,
+      })),
       channels: channels.map(channelView),
       executions: executions.value,
     });
@@ -127,37 +157,15 @@ export const listAutomation = defineOperation({
 
 // Rules: the catalog, revision-bound saves and deletes, dependencies, preview, explain, import.
 
-const KIND = v.picklist(['rules', 'flows']);
-const KIND_OF = { rules: 'rule', flows: 'flow' } as const;
-const NOUN = { rules: 'rule', flows: 'flow' } as const;
-
 /**
- * A priority: a 32-bit signed integer, as the reference's `rule.priority` column (`int`). Stored in
- * the definition's JSON, so the bound is ours to keep: beyond it, ranks lose their meaning.
+ * The kinds of `/api/automation/{kind}/{id}`. Rules, flows and promotions are definitions;
+ * channels are answered by the merchant channel endpoints' own implementation.
  */
-const Priority = v.optional(
-  v.pipe(v.number(), v.integer(), v.minValue(-(2 ** 31)), v.maxValue(2 ** 31 - 1)),
-  0,
-);
-
-/** Campaign attributes: when a definition applies, how it ranks, whether it excludes others. */
-const Campaign = v.pipe(
-  v.strictObject({
-    start: v.optional(v.nullable(Timestamp), null),
-    end: v.optional(v.nullable(Timestamp), null),
-    priority: Priority,
-    exclusive: v.optional(v.boolean(), false),
-  }),
-  v.check(
-    (campaign) => campaign.start === null || campaign.end === null || campaign.start < campaign.end,
-    'the campaign must start before it ends',
-  ),
-);
-
-const ConditionInput = v.custom<ConditionTree>(
-  (value) => value !== null && typeof value === 'object' && !Array.isArray(value),
-  'expected a condition node object',
-);
+const KIND = v.picklist(['rules', 'flows', 'promotions', 'channels']);
+const DEFINITION_KIND = v.picklist(['rules', 'flows', 'promotions']);
+type DefinitionKindName = v.InferOutput<typeof DEFINITION_KIND>;
+const KIND_OF = { rules: 'rule', flows: 'flow', promotions: 'promotion' } as const;
+const NOUN = { rules: 'rule', flows: 'flow', promotions: 'promotion' } as const;
 
 const RuleData = v.strictObject({
   name: v.pipe(
@@ -169,16 +177,6 @@ const RuleData = v.strictObject({
   condition: ConditionInput,
   campaign: v.optional(Campaign),
 });
-
-/** Strict validation of a condition tree for saving or evaluating; the first issue names the code. */
-function conditionIssues(tree: ConditionTree, pointer: string): Failure | null {
-  const issues = validateCondition(tree);
-  if (issues.length === 0) return null;
-  const [first] = issues;
-  return fail(first!.code, first!.message, {
-    errors: issues.map((issue) => ({ pointer: `${pointer}${issue.pointer}`, message: issue.message })),
-  });
-}
 
 export const readAutomationCatalog = defineOperation({
   name: 'automation.catalog',
@@ -208,19 +206,46 @@ export const readAutomationCatalog = defineOperation({
 export const saveAutomationDefinition = defineOperation({
   name: 'automation.save',
   summary:
-    'Creates (revision 0) or replaces (the stored revision) a rule or a flow. Conditions are validated against the catalog and saved-rule references resolved (missing, inactive, cyclic, too deep or too many are refused); a flow graph is validated (edges, ids, cycles, reachability, 1–100 nodes, delays ≤ 30 days, actions and their configs) and its actions must be within the saver’s rights.',
+    'Creates (revision 0) or replaces (the stored revision) a rule, flow, promotion or channel. Conditions are validated against the catalog and saved-rule references resolved (missing, inactive, cyclic, too deep or too many are refused); a flow graph is validated (edges, ids, cycles, reachability, 1–100 nodes, delays ≤ 30 days, actions and their configs) and its actions must be within the saver’s rights; a promotion’s codes must be the shop’s only ones of their spelling. A channel takes the body of `PUT /api/merchant/commerce/channels/{id}` and answers as it does.',
   http: { method: 'PUT', path: '/api/automation/:kind/:id' },
   permission: 'settings.write',
   readOnly: false,
-  input: v.strictObject({
-    kind: KIND,
-    id: Uuid,
-    revision: Revision,
-    active: v.optional(v.boolean()),
-    data: v.unknown(),
-  }),
-  output: Definition,
-  async handler({ services, tenantId, principal }, input) {
+  // One object (MCP tools take object schemas): a definition sends `active` and `data`, a channel
+  // the body of the merchant channel save.
+  input: v.pipe(
+    v.strictObject({
+      kind: KIND,
+      id: Uuid,
+      revision: Revision,
+      active: v.optional(v.boolean()),
+      data: v.optional(v.unknown()),
+      baseRevision: v.optional(ChannelSaveBody.baseRevision),
+      language: ChannelSaveBody.language,
+      channel: v.optional(ChannelSaveBody.channel),
+      overrides: ChannelSaveBody.overrides,
+    }),
+    v.check(
+      (input) =>
+        input.kind === 'channels'
+          ? input.baseRevision !== undefined && input.channel !== undefined && input.data === undefined
+          : input.channel === undefined && input.baseRevision === undefined,
+      'a channel takes baseRevision, channel and optionally language and overrides; a rule, flow or promotion takes data and optionally active',
+    ),
+  ),
+  output: v.union([Definition, ChannelView]),
+  async handler(context, input) {
+    if (input.kind === 'channels') {
+      const { revision, baseRevision, language, channel, overrides } = input;
+      return saveSalesChannel(context, {
+        channelId: input.id,
+        revision,
+        baseRevision: baseRevision!,
+        language,
+        channel: channel!,
+        overrides,
+      });
+    }
+    const { services, tenantId, principal } = context;
     const checked = checkDefinition(input.kind, input.data, principal);
     if (!checked.ok) return checked;
     const { data, conditions } = checked.value;
@@ -232,13 +257,19 @@ export const saveAutomationDefinition = defineOperation({
         return staleRevision(input.revision, current?.revision ?? 0);
       }
       const active = input.active ?? current?.active ?? true;
-      // A rule is checked as it will be (its new version stands in for the stored one), so a
-      // reference through other rules back to it is a cycle.
-      const compiled = await compileWithSavedRules(tx, tenantId, conditions, '/data/condition', {
-        ...(kind === 'rule' ? { replace: { id: input.id, active: true, condition: conditions } } : {}),
-        lock: true,
-      });
-      if (!compiled.ok) return compiled;
+      for (const { tree, pointer } of conditions) {
+        // A rule is checked as it will be (its new version stands in for the stored one), so a
+        // reference through other rules back to it is a cycle.
+        const compiled = await compileWithSavedRules(tx, tenantId, tree, pointer, {
+          ...(kind === 'rule' ? { replace: { id: input.id, active: true, condition: tree } } : {}),
+          lock: true,
+        });
+        if (!compiled.ok) return compiled;
+      }
+      if (kind === 'promotion') {
+        const taken = await codesTaken(tx, tenantId, input.id, data as PromotionData);
+        if (taken) return taken;
+      }
       const saved = await saveRevisioned(
         tx,
         table,
@@ -263,10 +294,11 @@ export const saveAutomationDefinition = defineOperation({
  * rules. A flow's actions must be within the saver's own rights: it acts for them later.
  */
 function checkDefinition(
-  kind: v.InferOutput<typeof KIND>,
+  kind: DefinitionKindName,
   input: unknown,
   principal: Principal,
-): Result<{ data: unknown; conditions: ConditionTree }> {
+): Result<{ data: unknown; conditions: { tree: ConditionTree; pointer: string }[] }> {
+  if (kind === 'promotions') return parsePromotion(input);
   if (kind === 'flows') {
     const flow = parseFlowData(input);
     if (!flow.ok) return flow;
@@ -281,7 +313,10 @@ function checkDefinition(
         `The flow's action ${missing.action} needs ${missing.permission}, which you do not hold.`,
       );
     }
-    return ok({ data: flow.value, conditions: conditionsOf(flow.value) });
+    return ok({
+      data: flow.value,
+      conditions: [{ tree: conditionsOf(flow.value), pointer: '/data/condition' }],
+    });
   }
   const parsed = v.safeParse(RuleData, input);
   if (!parsed.success) {
@@ -291,10 +326,52 @@ function checkDefinition(
   }
   const invalid = conditionIssues(parsed.output.condition, '/data/condition');
   if (invalid) return invalid;
-  return ok({ data: parsed.output, conditions: parsed.output.condition });
+  return ok({
+    data: parsed.output,
+    conditions: [{ tree: parsed.output.condition, pointer: '/data/condition' }],
+  });
 }
 
-const Blocker = v.object({ kind: v.string(), id: v.string(), key: v.optional(v.nullable(v.string())) });
+/**
+ * A code must name one promotion: a code another promotion of the shop holds (compared without
+ * regard to case) is refused. The shop's promotions are read FOR UPDATE, so two saves claiming
+ * the same code take turns and the second sees the first.
+ */
+async function codesTaken(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  promotion: PromotionData,
+): Promise<Failure | null> {
+  const own = new Set(codesOf(promotion).map(codeKey));
+  if (own.size === 0) return null;
+  const others = await listDefinitions(tx, tenantId, 'promotion', 'update');
+  for (const other of others) {
+    if (other.id === id) continue;
+    const clash = codesOf(promotionOf(other.data) ?? ({ codes: null } as PromotionData)).find((code) =>
+      own.has(codeKey(code)),
+    );
+    if (clash) {
+      return fail('CONFLICT', `The code ${clash} already belongs to another promotion of this shop.`, {
+        errors: [{ pointer: '/data/codes', message: `${clash} is taken` }],
+        extensions: { promotionId: other.id, code: clash },
+      });
+    }
+  }
+  return null;
+}
+
+/** A definition's blocker names a record; a channel's counts its uses (as its delete answers them). */
+const Blocker = v.object({
+  kind: v.string(),
+  id: v.optional(v.string()),
+  key: v.optional(v.nullable(v.string())),
+  count: v.optional(v.number()),
+  /** A channel's overridden fields. */
+  fields: v.optional(v.array(v.string())),
+  /** The definitions that name a channel. */
+  references: v.optional(v.array(v.unknown())),
+});
 
 /**
  * What still names a definition: any exact id in rule, flow or promotion JSON, channels, and
@@ -310,7 +387,7 @@ async function blockersOf(tx: Executor, tenantId: string, id: string) {
 export const listAutomationDependencies = defineOperation({
   name: 'automation.dependencies',
   summary:
-    'What references a definition and so blocks its deletion (rules, flows, promotions, channels), and the saved rules it references itself.',
+    'What blocks the deletion of a rule, flow, promotion or channel (references from rules, flows, promotions and channels, redemptions, unfinished jobs; for a channel its customers, carts, orders and overrides, as its delete lists them), and the saved rules it references itself.',
   http: { method: 'GET', path: '/api/automation/:kind/:id/dependencies' },
   permission: 'settings.read',
   readOnly: true,
@@ -323,39 +400,74 @@ export const listAutomationDependencies = defineOperation({
   }),
   async handler({ services, tenantId }, input) {
     const db = services.database.db;
+    if (input.kind === 'channels') {
+      const channel = await findChannel(db, tenantId, input.id);
+      if (!channel) return fail('NOT_FOUND', `No channel ${input.id} exists in this shop.`);
+      return ok({
+        kind: input.kind,
+        id: input.id,
+        blockers: await channelBlockers(db, tenantId, channel),
+        references: channelRuleIds(channel),
+      });
+    }
     const [row] = await findDefinitions(db, tenantId, KIND_OF[input.kind], [input.id]);
     if (!row) return fail('NOT_FOUND', `No such ${NOUN[input.kind]} exists in this shop.`);
     return ok({
       kind: input.kind,
       id: input.id,
       blockers: await blockersOf(db, tenantId, input.id),
-      references:
-        row.kind === 'flow'
-          ? ((parsed) => (parsed.ok ? ruleIdsOfFlow(parsed.value) : []))(parseFlowData(row.data))
-          : referencedRuleIds(conditionOf(row.data)),
+      references: definitionRuleIds(row),
     });
   },
 });
 
+/** The saved rules a definition names itself. */
+function definitionRuleIds(row: DefinitionRow): string[] {
+  if (row.kind === 'flow') {
+    const parsed = parseFlowData(row.data);
+    return parsed.ok ? ruleIdsOfFlow(parsed.value) : [];
+  }
+  if (row.kind === 'promotion') {
+    const promotion = promotionOf(row.data);
+    return promotion ? ruleIdsOfPromotion(promotion) : [];
+  }
+  return referencedRuleIds(conditionOf(row.data));
+}
+
+/** The saved rules a channel's tax destination rules name. */
+function channelRuleIds(channel: ChannelRow): string[] {
+  const rules = (overridesOf(channel).taxRules ?? {}) as Record<string, { ruleId?: unknown } | null>;
+  return [
+    ...new Set(
+      Object.values(rules).flatMap((rule) => (typeof rule?.ruleId === 'string' ? [rule.ruleId] : [])),
+    ),
+  ];
+}
+
 export const deleteAutomationDefinition = defineOperation({
   name: 'automation.delete',
   summary:
-    'Deletes a rule or flow at its stored revision. Refused while anything references it, unfinished jobs included (the answer lists the blockers): deactivate it instead.',
+    'Deletes a rule, flow, promotion or channel at its stored revision. Refused while anything references it, redemptions and unfinished jobs included (the answer lists the blockers): deactivate it instead. A channel is deleted as `DELETE /api/merchant/commerce/channels/{id}` does it, with its answers.',
   http: { method: 'DELETE', path: '/api/automation/:kind/:id' },
   permission: 'settings.write',
   readOnly: false,
   input: v.strictObject({ kind: KIND, id: Uuid, revision: Revision }),
-  output: v.object({ kind: v.string(), id: Uuid, deleted: v.literal(true) }),
-  async handler({ services, tenantId, principal }, input) {
+  output: v.union([v.object({ kind: v.string(), id: Uuid, deleted: v.literal(true) }), DeletedChannel]),
+  async handler(context, input) {
+    if (input.kind === 'channels') {
+      return deleteChannelAt(context, { channelId: input.id, revision: input.revision });
+    }
+    const { services, tenantId, principal } = context;
     const kind = KIND_OF[input.kind];
+    const noun = NOUN[input.kind];
     return services.database.transaction(async (tx) => {
       // Locked first: saves that reference it hold it FOR SHARE, so no new use slips in.
       const current = await findRevisioned(tx, definitionTables[kind], tenantId, input.id, 'update');
-      if (!current) return fail('NOT_FOUND', `No such ${NOUN[input.kind]} exists in this shop.`);
+      if (!current) return fail('NOT_FOUND', `No such ${noun} exists in this shop.`);
       if (current.revision !== input.revision) return staleRevision(input.revision, current.revision);
       const blockers = await blockersOf(tx, tenantId, input.id);
       if (blockers.length > 0) {
-        return fail('REFERENCED', `The ${NOUN[input.kind]} is still referenced; deactivate it instead.`, {
+        return fail('REFERENCED', `The ${noun} is still referenced; deactivate it instead.`, {
           extensions: { references: blockers },
         });
       }

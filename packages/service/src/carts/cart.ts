@@ -13,6 +13,7 @@ import {
 } from '@cartwright/repository';
 import { effectiveSettings } from '../channels/settings.ts';
 import type { Services } from '../kernel/services.ts';
+import type { PromotionCodeState } from '../promotions/pricing.ts';
 import { cartFacts } from './facts.ts';
 import { type CartPricing, type CartProblem, priceStoredCart } from './pricing.ts';
 
@@ -50,6 +51,16 @@ export interface CartView {
     readonly gross: number;
     readonly taxRate: number;
   };
+  /** The promotions the cart earned, in the order applied, each with what it takes off (negative). */
+  readonly promotions: readonly {
+    readonly promotionId: string;
+    readonly name: string | null;
+    readonly code: string | null;
+    readonly amount: { readonly net: number; readonly tax: number; readonly gross: number };
+  }[];
+  readonly promotionCodes: readonly PromotionCodeState[];
+  /** Σ promotions (negative or zero); total = subtotal + shipping + discountTotal. */
+  readonly discountTotal: { readonly net: number; readonly tax: number; readonly gross: number };
   readonly taxes: readonly { readonly rate: number; readonly tax: number; readonly base: number }[];
   readonly total: { readonly net: number; readonly tax: number; readonly gross: number };
   readonly billingAddress: CartRow['billingAddress'];
@@ -62,6 +73,12 @@ export interface CartView {
 }
 
 const zero = { net: 0, tax: 0, gross: 0 };
+
+/** A translated name in the cart's language, else its first language, else null. */
+function nameIn(name: Readonly<Record<string, string>>, language: string): string | null {
+  const base = language.split('-')[0]!;
+  return name[language] ?? name[base] ?? Object.values(name)[0] ?? null;
+}
 
 export function cartView(cart: CartRow, pricing: CartPricing): CartView {
   const priced = pricing.priced;
@@ -86,6 +103,14 @@ export function cartView(cart: CartRow, pricing: CartPricing): CartView {
     }),
     subtotal: priced?.subtotal ?? zero,
     shipping: priced?.shipping ?? { ...zero, taxRate: 0 },
+    promotions: pricing.promotions.map((promotion) => ({
+      promotionId: promotion.promotionId,
+      name: nameIn(promotion.name, cart.language),
+      code: promotion.code,
+      amount: promotion.amount,
+    })),
+    promotionCodes: pricing.promotionCodes,
+    discountTotal: priced?.discountTotal ?? zero,
     taxes: priced?.taxes ?? [],
     total: priced?.total ?? zero,
     billingAddress: cart.billingAddress,
@@ -230,6 +255,7 @@ async function newCartOf(
     currency,
     language: context.language ?? 'en',
     lines: [],
+    promotionCodes: [],
     ...(context.customerId
       ? await checkoutDefaultsOf(tx, tenantId, context.customerId, { channelId, currency })
       : NO_CHOICES),

@@ -15,6 +15,8 @@ import { contextRequired, resolveStoreContext } from '../customers/contexts.ts';
 import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
 import { defineStoreOperation, type StoreOperationContext } from '../kernel/registry.ts';
 import { Uuid } from '../kernel/schemas.ts';
+import { codeKey } from '../promotions/definition.ts';
+import { promotionCodeExists } from '../promotions/pricing.ts';
 import { openCartOf, viewCart } from './cart.ts';
 
 const Amounts = v.object({ net: v.number(), tax: v.number(), gross: v.number() });
@@ -37,6 +39,22 @@ export const Cart = v.object({
   lines: v.array(CartLine),
   subtotal: Amounts,
   shipping: v.object({ ...Amounts.entries, taxRate: v.number() }),
+  promotions: v.array(
+    v.object({
+      promotionId: Uuid,
+      name: v.nullable(v.string()),
+      code: v.nullable(v.string()),
+      amount: Amounts,
+    }),
+  ),
+  promotionCodes: v.array(
+    v.object({
+      code: v.string(),
+      promotionId: v.nullable(Uuid),
+      status: v.picklist(['applied', 'not_applicable', 'exhausted', 'unknown']),
+    }),
+  ),
+  discountTotal: Amounts,
   taxes: v.array(v.object({ rate: v.number(), tax: v.number(), base: v.number() })),
   total: Amounts,
   billingAddress: v.nullable(AddressOut),
@@ -217,3 +235,51 @@ export const updateCartChoices = defineStoreOperation({
 function invalidChoice(pointer: string, message: string): Failure {
   return fail('VALIDATION_FAILED', 'The cart cannot use this choice.', { errors: [{ pointer, message }] });
 }
+
+/** The most promotion codes one cart holds. */
+const MAX_CODES = 10;
+
+const PromotionCode = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64));
+
+export const addPromotionCode = defineStoreOperation({
+  name: 'store.cart.promotionCodes.add',
+  summary:
+    'Enters a promotion code into the cart. A code no promotion of the shop holds is refused; an entered code shows whether it applies (`promotionCodes`), and the discounts it earns show under `promotions`.',
+  http: { method: 'POST', path: '/store-api/cart/promotion-codes' },
+  readOnly: false,
+  input: v.object({ code: PromotionCode }),
+  output: Cart,
+  handler: (context, input) =>
+    withCart(context, async (tx, cart) => {
+      const key = codeKey(input.code);
+      if (cart.promotionCodes.some((code) => codeKey(code) === key)) return {};
+      if (!(await promotionCodeExists(tx, context.tenantId, input.code))) {
+        return fail('PROMOTION_CODE_UNKNOWN', 'No promotion of this shop has this code.', {
+          errors: [{ pointer: '/code', message: 'unknown code' }],
+        });
+      }
+      if (cart.promotionCodes.length >= MAX_CODES) {
+        return fail('VALIDATION_FAILED', `A cart holds at most ${MAX_CODES} promotion codes.`, {
+          errors: [{ pointer: '/code', message: 'too many codes' }],
+        });
+      }
+      return { promotionCodes: [...cart.promotionCodes, input.code] };
+    }),
+});
+
+export const removePromotionCode = defineStoreOperation({
+  name: 'store.cart.promotionCodes.remove',
+  summary: 'Takes a promotion code out of the cart (compared without regard to case).',
+  http: { method: 'DELETE', path: '/store-api/cart/promotion-codes/:code' },
+  readOnly: false,
+  input: v.object({ code: PromotionCode }),
+  output: Cart,
+  handler: (context, input) =>
+    withCart(context, async (_tx, cart) => {
+      const key = codeKey(input.code);
+      if (!cart.promotionCodes.some((code) => codeKey(code) === key)) {
+        return fail('NOT_FOUND', 'The cart holds no such promotion code.');
+      }
+      return { promotionCodes: cart.promotionCodes.filter((code) => codeKey(code) !== key) };
+    }),
+});

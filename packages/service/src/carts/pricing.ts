@@ -1,6 +1,14 @@
-import { type CartPriceInput, type PricedCart, priceCart, resolveTranslated } from '@cartwright/commerce';
+import {
+  type CartPriceInput,
+  type DiscountedCart,
+  type PricedCart,
+  priceCart,
+  resolveTranslated,
+} from '@cartwright/commerce';
 import {
   type CartRow,
+  type CustomerHistoryRow,
+  type CustomerRow,
   type Executor,
   findBasis,
   findCustomer,
@@ -10,10 +18,12 @@ import {
   listVariants,
   type ProductRow,
 } from '@cartwright/repository';
+import type { Facts } from '@cartwright/rules-engine';
 import type { JsonObject } from '@cartwright/settings-inheritance';
 import { compileWithSavedRules } from '../automation/rules.ts';
 import { effectiveProduct } from '../catalog/product-view.ts';
 import type { Services } from '../kernel/services.ts';
+import { type AppliedPromotion, applyPromotions, type PromotionCodeState } from '../promotions/pricing.ts';
 import { type ChannelPricing, channelPricing, destinationOf } from './channel-pricing.ts';
 import { cartFacts } from './facts.ts';
 
@@ -29,7 +39,8 @@ export interface CartProblem {
     | 'SHIPPING_PRICE_MISSING'
     | 'CURRENCY_UNAVAILABLE'
     | 'DELIVERY_COUNTRY_UNAVAILABLE'
-    | 'AMOUNT_OUT_OF_RANGE';
+    | 'AMOUNT_OUT_OF_RANGE'
+    | 'PROMOTION_CODE_EXHAUSTED';
   readonly detail: string;
 }
 
@@ -43,11 +54,8 @@ export interface CartLineInfo {
   readonly shippingFree: boolean;
 }
 
-export interface CartPricing {
-  /**
-   * The priced cart (lines with problems left out), or null when the currency is unusable or the
-   * total is too large to hold in minor units.
-   */
+/** A cart priced before promotions (one pass of `pricePass`). */
+interface CartPrices {
   readonly priced: PricedCart | null;
   readonly lines: readonly CartLineInfo[];
   readonly problems: readonly CartProblem[];
@@ -57,6 +65,18 @@ export interface CartPricing {
   readonly taxRates: ReadonlyMap<string, number>;
   /** The channel's effective settings the cart was priced under (orders keep them). */
   readonly settings: JsonObject;
+}
+
+export interface CartPricing extends CartPrices {
+  /**
+   * The priced cart with its promotions' discounts (lines with problems left out), or null when
+   * the currency is unusable or the total is too large to hold in minor units.
+   */
+  readonly priced: DiscountedCart | null;
+  /** The promotions the cart earned, in the order they were applied. */
+  readonly promotions: readonly AppliedPromotion[];
+  /** What became of each code the visitor entered. */
+  readonly promotionCodes: readonly PromotionCodeState[];
 }
 
 /** Consumers see and pay gross prices; business customers net prices plus tax. */
@@ -72,6 +92,7 @@ export function priceModeOf(group: 'consumer' | 'business' | null): 'gross' | 'n
  * while no address is set), and the chosen shipping method as the channel offers it, taxed by its
  * own tax class or else by the highest rate among the lines. A destination rule with a saved rule
  * condition applies when that rule matches the cart as priced without such rules (decision 0023).
+ * Last, the shop's promotions take their discounts (`applyPromotions`, decision 0031).
  */
 export async function priceStoredCart(
   tx: Executor,
@@ -82,24 +103,58 @@ export async function priceStoredCart(
 ): Promise<CartPricing> {
   const channel = await channelPricing(tx, tenantId, cart.channelId);
   const at = services.clock.now();
-  const first = await pricePass(tx, tenantId, cart, group, channel, at, new Set());
-  if (channel.conditionRuleIds.length === 0) return first;
-  const matching = await matchingRules(tx, tenantId, cart, first, channel.conditionRuleIds, at);
-  return matching.size === 0 ? first : pricePass(tx, tenantId, cart, group, channel, at, matching);
+  const factsOf = cartFactsReader(tx, tenantId, cart, at);
+  let prices = await pricePass(tx, tenantId, cart, group, channel, at, new Set());
+  if (channel.conditionRuleIds.length > 0) {
+    const matching = await matchingRules(tx, tenantId, await factsOf(prices), channel.conditionRuleIds);
+    if (matching.size > 0) prices = await pricePass(tx, tenantId, cart, group, channel, at, matching);
+  }
+  const priced = prices;
+  const promotions = await applyPromotions(
+    tx,
+    tenantId,
+    cart.promotionCodes,
+    priced.priced,
+    () => factsOf(priced),
+    at,
+  );
+  return {
+    ...priced,
+    priced: promotions.priced,
+    promotions: promotions.promotions,
+    promotionCodes: promotions.promotionCodes,
+    problems: [
+      ...priced.problems,
+      ...promotions.exhaustedCodes.map((code) => ({
+        lineId: null,
+        code: 'PROMOTION_CODE_EXHAUSTED' as const,
+        detail: `The code ${code} has been redeemed as often as it may be; remove it to check out.`,
+      })),
+    ],
+  };
 }
 
-/** The saved rules (of `ruleIds`) that match the cart as `pricing` priced it. */
+/** The rule facts of the cart as priced, its customer and their history read once, on first use. */
+function cartFactsReader(tx: Executor, tenantId: string, cart: CartRow, at: Date) {
+  let people: Promise<{ customer: CustomerRow | null; history: CustomerHistoryRow | null }> | undefined;
+  return async (prices: CartPrices): Promise<Facts> => {
+    people ??= (async () => {
+      const customer = cart.customerId ? ((await findCustomer(tx, tenantId, cart.customerId)) ?? null) : null;
+      const history = customer ? ((await findCustomerHistory(tx, tenantId, customer.id)) ?? null) : null;
+      return { customer, history };
+    })();
+    const { customer, history } = await people;
+    return cartFacts(cart, prices, customer, history, at);
+  };
+}
+
+/** The saved rules (of `ruleIds`) that match the cart's `facts`. */
 async function matchingRules(
   tx: Executor,
   tenantId: string,
-  cart: CartRow,
-  pricing: CartPricing,
+  facts: Facts,
   ruleIds: readonly string[],
-  at: Date,
 ): Promise<Set<string>> {
-  const customer = cart.customerId ? ((await findCustomer(tx, tenantId, cart.customerId)) ?? null) : null;
-  const history = customer ? ((await findCustomerHistory(tx, tenantId, customer.id)) ?? null) : null;
-  const facts = cartFacts(cart, pricing, customer, history, at);
   const matching = new Set<string>();
   for (const ruleId of ruleIds) {
     // A missing, inactive or order-scope rule does not match: the destination rule stays out.
@@ -120,7 +175,7 @@ async function pricePass(
   channel: ChannelPricing,
   at: Date,
   matchingRuleIds: ReadonlySet<string>,
-): Promise<CartPricing> {
+): Promise<CartPrices> {
   const settings = channel.effective;
   const destination = destinationOf(cart.shippingAddress);
   const rateOf = (taxClassId: string | null) =>

@@ -15,6 +15,7 @@ import { collisionFailureOf, type Failure, fail, ok, type Result } from '../kern
 import { recordEvent } from '../kernel/events.ts';
 import type { Services } from '../kernel/services.ts';
 import { openProviderAttempt } from '../payments/attempts.ts';
+import { redeemPromotions } from '../promotions/redemptions.ts';
 import { checkReadiness, type ReadyCart } from './readiness.ts';
 import { reserveStock, StockShortfall } from './stock.ts';
 
@@ -23,8 +24,8 @@ export type { OrderPlacedPayload };
 /**
  * Places the context's cart as an order in ONE transaction: checks it is ready, reserves stock
  * (all or nothing, products in id order), takes the next gapless order number, stores the order
- * with snapshots of lines, prices, taxes, addresses, methods and settings, marks the cart ordered
- * and appends `order.placed`. With an idempotency key a retry answers the same order; the key
+ * with snapshots of lines, prices, promotions, taxes, addresses, methods and settings, records the
+ * promotions it redeemed, marks the cart ordered and appends `order.placed`. With an idempotency key a retry answers the same order; the key
  * reused for another cart is refused. A deadlock that persists through the transaction runner's
  * retries answers `BUSY` (nothing was placed), never an exception.
  */
@@ -39,7 +40,7 @@ export async function checkout(
       placeOrder(tx, services, tenantId, context, idempotencyKey),
     );
   } catch (error) {
-    if (error instanceof PaymentRefused) return error.failure;
+    if (error instanceof CheckoutRefused) return error.failure;
     if (error instanceof StockShortfall) {
       return fail('INSUFFICIENT_STOCK', `Not enough stock of ${error.sku}.`, {
         extensions: { sku: error.sku },
@@ -89,16 +90,25 @@ async function placeOrder(
     ready.value,
     idempotencyKey,
   );
+  // Redemptions commit with the order (a code's last redemption goes to one order only).
+  const unredeemable = await redeemPromotions(
+    tx,
+    services,
+    tenantId,
+    orderId,
+    ready.value.pricing.promotions,
+  );
+  if (unredeemable) throw new CheckoutRefused(unredeemable);
   if (ready.value.paymentMethod.handler === 'provider') {
     // The immutable attempt and its create job commit with the order (or not at all).
     const refused = await openProviderAttempt(tx, services, tenantId, order, reservations);
-    if (refused) throw new PaymentRefused(refused);
+    if (refused) throw new CheckoutRefused(refused);
   }
   return ok(order);
 }
 
 /** Thrown inside the checkout transaction to roll the order back; `checkout` answers the failure. */
-class PaymentRefused extends Error {
+class CheckoutRefused extends Error {
   constructor(readonly failure: Failure) {
     super(failure.detail);
   }
@@ -127,6 +137,7 @@ async function insertPlacedOrder(
     products: pricing.products,
     taxRates: pricing.taxRates,
     settings: pricing.settings,
+    promotions: pricing.promotions,
     customer,
     shippingMethod: ready.shippingMethod,
     paymentMethod: ready.paymentMethod,

@@ -1,4 +1,4 @@
-import { findMethodOffer, type MethodOffer, type PricedCart } from '@cartwright/commerce';
+import { type DiscountedCart, findMethodOffer, type MethodOffer } from '@cartwright/commerce';
 import {
   type BasisRow,
   type CartRow,
@@ -17,7 +17,7 @@ export interface ReadyCart {
   readonly cart: CartRow;
   readonly customer: CustomerRow;
   readonly pricing: CartPricing;
-  readonly priced: PricedCart;
+  readonly priced: DiscountedCart;
   readonly shippingMethod: BasisRow<'shippingMethods'>;
   readonly paymentMethod: BasisRow<'paymentMethods'>;
 }

@@ -26,6 +26,8 @@ const Price = v.object({
   priceMode: v.picklist(['gross', 'net']),
   subtotal: Taxed,
   shipping: v.object({ ...Taxed.entries, taxRate: v.pipe(v.number(), v.integer()) }),
+  /** The promotions the order redeemed (orders placed before promotions have none). */
+  promotions: v.optional(v.array(v.object({ name: v.record(v.string(), v.string()), amount: Taxed })), []),
   taxes: v.array(v.object({ rate: v.pipe(v.number(), v.integer()), tax: MinorAmount, base: MinorAmount })),
   total: Taxed,
 });

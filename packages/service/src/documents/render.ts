@@ -325,6 +325,11 @@ export async function renderDocumentPdf(content: DocumentContent): Promise<Uint8
     const totals: [string, string, boolean][] = [
       [labels.subtotal, formatMoney(inMode(price.subtotal), currency), false],
       [labels.shipping, formatMoney(inMode(price.shipping), currency), false],
+      ...price.promotions.map((promotion): [string, string, boolean] => [
+        promotion.name[order.language] ?? Object.values(promotion.name)[0] ?? '',
+        formatMoney(inMode(promotion.amount), currency),
+        false,
+      ]),
       [labels.totalNet, formatMoney(price.total.net, currency), false],
       ...price.taxes.map((entry): [string, string, boolean] => [
         `${labels.vat} ${formatRate(entry.rate)} (${formatMoney(entry.base, currency)})`,

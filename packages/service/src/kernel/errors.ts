@@ -37,6 +37,8 @@ export type ErrorCode =
   | 'MAIN_CHANNEL'
   | 'CHANNEL_IN_USE'
   | 'CHANNEL_PRIVATE'
+  | 'PROMOTION_CODE_UNKNOWN'
+  | 'PROMOTION_CODE_EXHAUSTED'
   | 'INTERNAL';
 
 /** The one code → HTTP status table (MCP carries the same codes in `isError` results). */
@@ -92,6 +94,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   MAIN_CHANNEL: 409,
   CHANNEL_IN_USE: 409,
   CHANNEL_PRIVATE: 401,
+  PROMOTION_CODE_UNKNOWN: 422,
+  PROMOTION_CODE_EXHAUSTED: 409,
   INTERNAL: 500,
 };
 
@@ -147,6 +151,8 @@ const titles: Record<ErrorCode, string> = {
   MAIN_CHANNEL: 'Main channel',
   CHANNEL_IN_USE: 'Channel in use',
   CHANNEL_PRIVATE: 'Private sales channel',
+  PROMOTION_CODE_UNKNOWN: 'Unknown promotion code',
+  PROMOTION_CODE_EXHAUSTED: 'Promotion code used up',
   INTERNAL: 'Internal error',
 };
 

@@ -23,6 +23,7 @@ const REFERENCE_KINDS = [
   'shipping_method',
   'order',
   'cart',
+  'promotion_redemption',
 ] as const satisfies readonly Reference['kind'][];
 
 const MethodReference = v.object({
