@@ -5,14 +5,12 @@ import {
   createServices,
   createShop,
   invokeOperation,
-  type JsonSchema,
-  operationInputSchema,
-  operations,
   type Principal,
   type Services,
 } from '@cartwright/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enabledLanguages } from '../src/settings/languages.ts';
+import { inputSchemaNodes } from './input-schemas.ts';
 import { operationNamed, principalOf, successOf } from './principals.ts';
 
 // Content language (decision 0029): which inputs name one, and what "enabled" means for a shop
@@ -59,22 +57,8 @@ const NOT_CONTENT = new Set([
 /** `operation /path` of every input string or member name of the language code pattern. */
 function languageInputs(): string[] {
   const found = new Set<string>();
-  for (const operation of operations) {
-    const pending: [JsonSchema, string][] = [[operationInputSchema(operation), '']];
-    for (let item = pending.pop(); item; item = pending.pop()) {
-      const [schema, path] = item;
-      if (typeof schema !== 'object' || schema === null) continue;
-      if (schema.pattern === LANGUAGE_CODE) found.add(`${operation.name} ${path}`);
-      for (const [key, value] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
-        pending.push([value, `${path}/${key}`]);
-      }
-      if (schema.items) pending.push([schema.items as JsonSchema, `${path}/*`]);
-      if (typeof schema.additionalProperties === 'object') {
-        pending.push([schema.additionalProperties as JsonSchema, `${path}/*`]);
-      }
-      if (schema.propertyNames) pending.push([schema.propertyNames as JsonSchema, `${path}/<key>`]);
-      for (const option of (schema.anyOf ?? []) as JsonSchema[]) pending.push([option, path]);
-    }
+  for (const { operation, schema, path } of inputSchemaNodes()) {
+    if (schema.pattern === LANGUAGE_CODE) found.add(`${operation.name} ${path}`);
   }
   return [...found].sort();
 }

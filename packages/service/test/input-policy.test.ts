@@ -14,6 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInputPolicy, INPUT_LIMITS, longStringsOf } from '../src/kernel/input-policy.ts';
 import { INT32, INT64_SAFE } from '../src/kernel/schemas.ts';
+import { inputSchemaNodes } from './input-schemas.ts';
 import { apiPrincipal, operationNamed, principalOf } from './principals.ts';
 
 /** `{ a: { a: … 'leaf' } }` with `levels` objects, built without recursion. */
@@ -308,38 +309,24 @@ const KNOWN_GAPS = new Set([
 /** `operation /path` of every input string without `maxLength` and integer without both bounds. */
 function unboundedInputs(): string[] {
   const found = new Set<string>();
-  for (const operation of operations) {
+  for (const { operation, schema, path } of inputSchemaNodes()) {
     // The facts of `automation.explain` are the rules engine's schema, evaluated in memory only.
     if (operation.name === 'automation.explain') continue;
-    const pending: [JsonSchema, string][] = [[operationInputSchema(operation), '']];
-    for (let item = pending.pop(); item; item = pending.pop()) {
-      const [schema, path] = item;
-      if (typeof schema !== 'object' || schema === null) continue;
-      const types = [schema.type].flat();
-      if (
-        types.includes('string') &&
-        schema.maxLength === undefined &&
-        !schema.enum &&
-        schema.const === undefined
-      ) {
+    const types = [schema.type].flat();
+    if (
+      types.includes('string') &&
+      schema.maxLength === undefined &&
+      !schema.enum &&
+      schema.const === undefined
+    ) {
+      found.add(`${operation.name} ${path}`);
+    }
+    if (types.includes('integer')) {
+      const min = schema.minimum as number | undefined;
+      const max = schema.maximum as number | undefined;
+      if (min === undefined || max === undefined || min < INT64_SAFE.min || max > INT64_SAFE.max) {
         found.add(`${operation.name} ${path}`);
       }
-      if (types.includes('integer')) {
-        const min = schema.minimum as number | undefined;
-        const max = schema.maximum as number | undefined;
-        if (min === undefined || max === undefined || min < INT64_SAFE.min || max > INT64_SAFE.max) {
-          found.add(`${operation.name} ${path}`);
-        }
-      }
-      for (const [key, value] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
-        pending.push([value, `${path}/${key}`]);
-      }
-      if (schema.items) pending.push([schema.items as JsonSchema, `${path}/*`]);
-      if (typeof schema.additionalProperties === 'object') {
-        pending.push([schema.additionalProperties as JsonSchema, `${path}/*`]);
-      }
-      if (schema.propertyNames) pending.push([schema.propertyNames as JsonSchema, `${path}/<key>`]);
-      for (const option of (schema.anyOf ?? []) as JsonSchema[]) pending.push([option, path]);
     }
   }
   return [...found].sort();
