@@ -172,16 +172,18 @@ describe('flow triggers and texts', () => {
 });
 
 describe('channels', () => {
-  it('refuses to read in a language no one speaks; a platform language the shop lacks falls back', async () => {
-    const refused = await staff('GET', `/api/merchant/commerce/channels/${mainChannel}?language=xx`);
-    expect(refusal(refused)).toEqual({ status: 422, code: 'VALIDATION_FAILED', pointers: ['/language'] });
-    expect(
-      refusal(await staff('GET', `/api/merchant/commerce/channels/${mainChannel}?language=xx-XX`)),
-    ).toEqual({ status: 422, code: 'VALIDATION_FAILED', pointers: ['/language'] });
-    // French is a platform language this shop has not set up: texts fall back to the main language.
-    expect(
-      expectOk(await staff('GET', `/api/merchant/commerce/channels/${mainChannel}?language=fr`)),
-    ).toMatchObject({ language: 'fr' });
+  it('refuses to read in a language the shop has not enabled, a platform language included (decision 0029)', async () => {
+    for (const language of ['xx', 'xx-XX', 'fr']) {
+      const refused = await staff(
+        'GET',
+        `/api/merchant/commerce/channels/${mainChannel}?language=${language}`,
+      );
+      expect(refusal(refused)).toEqual({
+        status: 422,
+        code: 'LANGUAGE_NOT_ENABLED',
+        pointers: ['/language'],
+      });
+    }
     expect(
       expectOk(await staff('GET', `/api/merchant/commerce/channels/${mainChannel}?language=en`)),
     ).toMatchObject({ language: 'en' });
@@ -205,7 +207,7 @@ describe('channels', () => {
       });
     expect(refusal(await save({ language: 'xx' }))).toEqual({
       status: 422,
-      code: 'VALIDATION_FAILED',
+      code: 'LANGUAGE_NOT_ENABLED',
       pointers: ['/language'],
     });
     expect(refusal(await save({ channel: { ...channel, name: { en: 'x'.repeat(256) } } })).pointers).toEqual([
