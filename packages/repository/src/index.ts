@@ -18,6 +18,24 @@ export {
   type TransientSqlState,
 } from './database.ts';
 export {
+  type AppRecordRow,
+  type AppRow,
+  type AppVersionRow,
+  deleteApp,
+  deleteAppRecord,
+  findApp,
+  findAppRecord,
+  findAppVersion,
+  insertApp,
+  insertAppRecord,
+  insertAppVersion,
+  listAppRecords,
+  listApps,
+  purgeAppRecords,
+  updateAppAtRevision,
+  updateAppRecordAtRevision,
+} from './queries/apps.ts';
+export {
   type BasisArea,
   type BasisFields,
   type BasisRow,
