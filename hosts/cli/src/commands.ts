@@ -16,6 +16,7 @@ import {
   createServices,
   createShop,
   createToken,
+  mailServicesOf,
   paymentServicesOf,
   Role,
   readEnvironment,
@@ -240,8 +241,9 @@ export async function start(env: Env, out: CommandOutput, signals: NodeJS.EventE
   }
   const logger = createLogger(env.LOG_LEVEL);
   const payments = paymentServicesOf(env);
+  const mail = mailServicesOf(env);
   const database = await openDatabaseVerbosely(env, out);
-  const services = createServices(database, { payments });
+  const services = createServices(database, { payments, mail });
   const stops: (() => Promise<void>)[] = [];
   try {
     const backfill = await backfillStarters(services);

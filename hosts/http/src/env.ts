@@ -1,4 +1,10 @@
-import { integerVariable, listVariable, paymentEnvironment, storageEnvironment } from '@cartwright/service';
+import {
+  integerVariable,
+  listVariable,
+  mailEnvironment,
+  paymentEnvironment,
+  storageEnvironment,
+} from '@cartwright/service';
 import * as v from 'valibot';
 
 /** `https://shop.example` or `http://localhost:5173`: scheme, host and port, nothing else. */
@@ -30,4 +36,5 @@ export const httpEnvironment = {
   ),
   ...storageEnvironment,
   ...paymentEnvironment,
+  ...mailEnvironment,
 };

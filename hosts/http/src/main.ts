@@ -1,5 +1,11 @@
 import { createDatabase, DataDirectoryInUseError } from '@cartwright/repository';
-import { createServices, EnvironmentError, paymentServicesOf, readEnvironment } from '@cartwright/service';
+import {
+  createServices,
+  EnvironmentError,
+  mailServicesOf,
+  paymentServicesOf,
+  readEnvironment,
+} from '@cartwright/service';
 import { httpEnvironment } from './env.ts';
 import { createLogger } from './logger.ts';
 import { startHttpServer } from './server.ts';
@@ -10,8 +16,9 @@ try {
   const env = readEnvironment(httpEnvironment, process.env);
   const logger = createLogger(env.LOG_LEVEL);
   const payments = paymentServicesOf(env);
+  const mail = mailServicesOf(env);
   const database = await createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.CARTWRIGHT_DATA_DIR });
-  const server = await startHttpServer(createServices(database, { payments }), {
+  const server = await startHttpServer(createServices(database, { payments, mail }), {
     port: env.PORT,
     host: env.HOST,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,

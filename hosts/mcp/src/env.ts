@@ -1,4 +1,4 @@
-import { paymentEnvironment, storageEnvironment } from '@cartwright/service';
+import { mailEnvironment, paymentEnvironment, storageEnvironment } from '@cartwright/service';
 import * as v from 'valibot';
 
 /** The stdio binary's variables, validated by the service's `readEnvironment` before anything opens. */
@@ -7,4 +7,5 @@ export const mcpEnvironment = {
   CARTWRIGHT_TOKEN: v.pipe(v.string('expected a Cartwright token'), v.minLength(1)),
   ...storageEnvironment,
   ...paymentEnvironment,
+  ...mailEnvironment,
 };

@@ -2,6 +2,8 @@ import { createDatabase, type Database, DataDirectoryInUseError } from '@cartwri
 import {
   createServices,
   EnvironmentError,
+  type MailServices,
+  mailServicesOf,
   type PaymentServices,
   paymentServicesOf,
   readEnvironment,
@@ -17,9 +19,11 @@ function report(message: string): void {
 async function main(): Promise<number> {
   let env: ReturnType<typeof readEnvironment<typeof mcpEnvironment>>;
   let payments: PaymentServices;
+  let mail: MailServices;
   try {
     env = readEnvironment(mcpEnvironment, process.env);
     payments = paymentServicesOf(env);
+    mail = mailServicesOf(env);
   } catch (error) {
     if (!(error instanceof EnvironmentError)) throw error;
     report(error.message);
@@ -42,7 +46,7 @@ async function main(): Promise<number> {
   process.once('SIGINT', () => stop.abort());
   try {
     return await runStdioServer({
-      services: createServices(database, { payments }),
+      services: createServices(database, { payments, mail }),
       token: env.CARTWRIGHT_TOKEN,
       stdin: process.stdin,
       stdout: process.stdout,

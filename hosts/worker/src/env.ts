@@ -1,6 +1,9 @@
 import {
   EnvironmentError,
   integerVariable,
+  type MailServices,
+  mailEnvironment,
+  mailServicesOf,
   type PaymentServices,
   PROCESS_ROLES,
   paymentEnvironment,
@@ -30,6 +33,7 @@ export const workerEnvironment = {
   ...storageEnvironment,
   ...workerTimingEnvironment,
   ...paymentEnvironment,
+  ...mailEnvironment,
 };
 
 /** What main.ts needs, as plain options. */
@@ -43,6 +47,8 @@ export interface WorkerConfig {
   readonly flowBatch: number;
   /** The payment provider port and return origin (from the payment variables). */
   readonly payments: PaymentServices;
+  /** The mail port and sender address (from SMTP_URL and MAIL_FROM). */
+  readonly mail: MailServices;
 }
 
 export type WorkerConfigResult =
@@ -69,8 +75,10 @@ export function readWorkerEnv(
     return { ok: false, message: needsPostgres(env.PROCESS_ROLE) };
   }
   let payments: PaymentServices;
+  let mail: MailServices;
   try {
     payments = paymentServicesOf(env);
+    mail = mailServicesOf(env);
   } catch (error) {
     if (error instanceof EnvironmentError) return { ok: false, message: error.message };
     throw error;
@@ -86,6 +94,7 @@ export function readWorkerEnv(
       leaseMs: env.WORKER_LEASE_MS,
       flowBatch: env.WORKER_FLOW_BATCH,
       payments,
+      mail,
     },
   };
 }

@@ -30,7 +30,7 @@ export function runWorkerProcess(extra: Partial<WorkerOptions> = {}): void {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
-    const handle = startWorkers(createServices(database, { payments: config.payments }), {
+    const handle = startWorkers(createServices(database, { payments: config.payments, mail: config.mail }), {
       roles: config.roles,
       pollMs: config.pollMs,
       leaseMs: config.leaseMs,

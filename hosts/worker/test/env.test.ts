@@ -1,4 +1,4 @@
-import { noPaymentProvider } from '@cartwright/service';
+import { noMailer, noPaymentProvider } from '@cartwright/service';
 import { describe, expect, it } from 'vitest';
 import { readWorkerEnv, WORKER_ROLES } from '../src/index.ts';
 
@@ -15,6 +15,7 @@ describe('readWorkerEnv', () => {
         leaseMs: 30_000,
         flowBatch: 50,
         payments: { provider: noPaymentProvider, publicBaseUrl: null },
+        mail: { mailer: noMailer, from: null },
       },
     });
     expect(WORKER_ROLES).not.toContain('http');
@@ -41,6 +42,7 @@ describe('readWorkerEnv', () => {
         leaseMs: 1500,
         flowBatch: 20,
         payments: { provider: noPaymentProvider, publicBaseUrl: null },
+        mail: { mailer: noMailer, from: null },
       },
     });
   });
@@ -68,6 +70,14 @@ describe('readWorkerEnv', () => {
     [
       { PROVIDER_CONTRACT_BASE_URL: 'https://api-m.sandbox.paypal.com' },
       'Invalid PROVIDER_CONTRACT_BASE_URL: only a loopback address (127.0.0.1, ::1 or localhost) is accepted',
+    ],
+    [
+      { SMTP_URL: 'https://mailer:secret@mail.example.com', MAIL_FROM: 'orders@shop.example' },
+      'Invalid SMTP_URL: the scheme is smtp:// (STARTTLS when offered) or smtps:// (TLS from the start)',
+    ],
+    [
+      { SMTP_URL: 'smtp://mailer:secret@mail.example.com' },
+      'Invalid MAIL_FROM: required when SMTP_URL is set (the address mail is sent from)',
     ],
   ])('rejects %o with one line that names the variable', (env, message) => {
     expect(readWorkerEnv(env)).toEqual({ ok: false, message });

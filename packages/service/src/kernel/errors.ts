@@ -1,11 +1,14 @@
 import type { FlowIssueCode } from '@cartwright/flow-graph';
 import { isUniqueViolation, TransientDatabaseError } from '@cartwright/repository';
 import type { RuleErrorCode } from '@cartwright/rules-engine';
+import type { MailFailureCode } from './mailer.ts';
 
 /** Every stable error code the service returns. Adding one does not compile until it has a status. */
 export type ErrorCode =
   | RuleErrorCode
   | FlowIssueCode
+  | MailFailureCode
+  | 'MAIL_UNCERTAIN'
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
@@ -96,6 +99,10 @@ export const errorStatus: Record<ErrorCode, number> = {
   CHANNEL_PRIVATE: 401,
   PROMOTION_CODE_UNKNOWN: 422,
   PROMOTION_CODE_EXHAUSTED: 409,
+  MAIL_NOT_CONFIGURED: 503,
+  MAIL_REFUSED: 502,
+  MAIL_UNAVAILABLE: 503,
+  MAIL_UNCERTAIN: 409,
   INTERNAL: 500,
 };
 
@@ -153,6 +160,10 @@ const titles: Record<ErrorCode, string> = {
   CHANNEL_PRIVATE: 'Private sales channel',
   PROMOTION_CODE_UNKNOWN: 'Unknown promotion code',
   PROMOTION_CODE_EXHAUSTED: 'Promotion code used up',
+  MAIL_NOT_CONFIGURED: 'No mail server configured',
+  MAIL_REFUSED: 'Mail refused by the server',
+  MAIL_UNAVAILABLE: 'Mail server unavailable',
+  MAIL_UNCERTAIN: 'Mail outcome unknown',
   INTERNAL: 'Internal error',
 };
 
