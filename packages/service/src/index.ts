@@ -1,4 +1,5 @@
 export { createToken, type NewToken, revokeTokenOf, type TokenView, tokenView } from './access/tokens.ts';
+export { createWorkerAppSandbox, type WorkerSandboxOptions } from './apps/sandbox/worker-pool.ts';
 export { type CartView, factsOfCart, openCartOf, viewCart } from './carts/cart.ts';
 export { cartFacts } from './carts/facts.ts';
 export { type CartPricing, type CartProblem, priceStoredCart } from './carts/pricing.ts';
@@ -9,6 +10,15 @@ export { setDownloadAccess } from './downloads/access.ts';
 export { type ExecutorOptions, runDueJobs, type UncertainJob } from './flows/executor.ts';
 export { flowMatchingProjection } from './flows/matching.ts';
 export type { ActionContext, ActionHandler, FlowActor, FlowSubject } from './flows/model.ts';
+export {
+  type AppSandbox,
+  noAppSandbox,
+  SANDBOX_LIMITS,
+  type SandboxFailureCode,
+  type SandboxLimits,
+  type SandboxRequest,
+  type SandboxResult,
+} from './kernel/app-sandbox.ts';
 export {
   actorOf,
   authenticate,

@@ -1,4 +1,5 @@
 import type { Database } from '@cartwright/repository';
+import { type AppSandbox, noAppSandbox } from './app-sandbox.ts';
 import { type BlobStore, databaseBlobStore } from './blob-store.ts';
 import { type IdSource, uuidV7Ids } from './ids.ts';
 import { noPaymentProvider, type PaymentProvider } from './payment-provider.ts';
@@ -17,6 +18,11 @@ export interface Services {
   readonly blobs: BlobStore;
   /** The payment provider port and the origin buyers return to (default: no accounts). */
   readonly payments: PaymentServices;
+  /**
+   * Runs apps' pure modules (default: none, every call answers APP_SANDBOX_UNAVAILABLE). Hosts pass
+   * `createWorkerAppSandbox()`, whose threads start on the first call, and close it on shutdown.
+   */
+  readonly sandbox: AppSandbox;
 }
 
 export interface PaymentServices {
@@ -38,5 +44,6 @@ export function createServices(
     ids,
     blobs: overrides.blobs ?? databaseBlobStore(ids),
     payments: overrides.payments ?? { provider: noPaymentProvider, publicBaseUrl: null },
+    sandbox: overrides.sandbox ?? noAppSandbox,
   };
 }
