@@ -62,6 +62,14 @@ export {
   staffInputSchema,
 } from './kernel/json-schema.ts';
 export {
+  type MailAddress,
+  type Mailer,
+  type MailFailureCode,
+  type MailMessage,
+  type MailResult,
+  noMailer,
+} from './kernel/mailer.ts';
+export {
   noPaymentProvider,
   type PaymentProvider,
   PROVIDER_API_VERSION,
@@ -106,11 +114,36 @@ export {
 export {
   type Clock,
   createServices,
+  type MailServices,
   type PaymentServices,
   type Services,
   systemClock,
 } from './kernel/services.ts';
 export { BEHAVIOR_VERSION } from './kernel/versions.ts';
+export {
+  type MailConfig,
+  MailConfigError,
+  type MailVariables,
+  mailEnvironment,
+  mailServicesOf,
+  readMailConfig,
+  type SmtpServer,
+} from './mail/config.ts';
+export {
+  confirmationLanguage,
+  MAIL_LANGUAGES,
+  type MailLanguage,
+  type RenderedMail,
+  renderOrderConfirmation,
+  type ShopIdentity,
+} from './mail/order-confirmation.ts';
+export {
+  mailMessageId,
+  mailReceiptKey,
+  type SentOrderConfirmation,
+  sendOrderConfirmation,
+} from './mail/send-order-confirmation.ts';
+export { createSmtpMailer, SMTP_TIMEOUTS_MS, type SmtpMailerOptions } from './mail/smtp.ts';
 export { findOperation, operations } from './operations.ts';
 export { type TransitionRequest, transitionOrder } from './orders/transitions.ts';
 export { customerHistoryProjection } from './outbox/customer-history.ts';

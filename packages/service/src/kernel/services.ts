@@ -2,6 +2,7 @@ import type { Database } from '@cartwright/repository';
 import { type AppSandbox, noAppSandbox } from './app-sandbox.ts';
 import { type BlobStore, databaseBlobStore } from './blob-store.ts';
 import { type IdSource, uuidV7Ids } from './ids.ts';
+import { type Mailer, noMailer } from './mailer.ts';
 import { noPaymentProvider, type PaymentProvider } from './payment-provider.ts';
 
 /** The clock every use case reads; tests pass a fixed one. */
@@ -18,6 +19,8 @@ export interface Services {
   readonly blobs: BlobStore;
   /** The payment provider port and the origin buyers return to (default: no accounts). */
   readonly payments: PaymentServices;
+  /** The mail port and the sender address (default: no mail server). */
+  readonly mail: MailServices;
   /**
    * Runs apps' pure modules (default: none, every call answers APP_SANDBOX_UNAVAILABLE). Hosts pass
    * `createWorkerAppSandbox()`, whose threads start on the first call, and close it on shutdown.
@@ -29,6 +32,12 @@ export interface PaymentServices {
   readonly provider: PaymentProvider;
   /** `PUBLIC_BASE_URL`: return and cancel URLs are built on it; null when unset. */
   readonly publicBaseUrl: string | null;
+}
+
+export interface MailServices {
+  readonly mailer: Mailer;
+  /** `MAIL_FROM`: the address mail is sent from (each shop's name is its display name); null when unset. */
+  readonly from: string | null;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -44,6 +53,7 @@ export function createServices(
     ids,
     blobs: overrides.blobs ?? databaseBlobStore(ids),
     payments: overrides.payments ?? { provider: noPaymentProvider, publicBaseUrl: null },
+    mail: overrides.mail ?? { mailer: noMailer, from: null },
     sandbox: overrides.sandbox ?? noAppSandbox,
   };
 }
