@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createMcpServer } from '@cartwright/mcp';
 import { listChannels } from '@cartwright/repository';
 import {
@@ -16,6 +17,11 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
+
+/** The example app (`examples/apps/loyalty`), installed in shop A. */
+const loyaltyManifest: unknown = JSON.parse(
+  readFileSync(new URL('../../../examples/apps/loyalty/manifest.json', import.meta.url), 'utf8'),
+);
 
 // The shared security suite: every registered route and every MCP tool must reject a missing
 // token, never let a token of another shop read or change this shop, and answer 403 to a token
@@ -220,6 +226,10 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'store.cart.lines.remove': [{ contextToken: aContextToken, lineId: A_PRODUCT }, false],
     'store.cart.update': [{ contextToken: aContextToken, paymentMethodId: A_PAYMENT }, false],
     'store.checkout': [{ contextToken: aContextToken, idempotencyKey: 'intruder-key-1' }, false],
+    'apps.list': [{}, false],
+    // Another shop installs into its own shop: nothing of shop A is touched.
+    'apps.install': [{ appId: 'intruder', revision: 0, manifest: { apiVersion: 1, id: 'intruder' } }, false],
+    'apps.uninstall': [{ appId: 'loyalty', revision: 1 }, true],
     'store.cart.promotionCodes.add': [{ contextToken: aContextToken, code: 'A-ONLY' }, false],
     'store.cart.promotionCodes.remove': [{ contextToken: aContextToken, code: 'A-ONLY' }, false],
   };
@@ -260,6 +270,7 @@ async function seedShopA() {
         discounts: [{ scope: 'cart', type: 'percentage', value: 5 }],
       },
     }),
+    await put('/api/apps/loyalty', { revision: 0, manifest: loyaltyManifest }),
   ];
   for (const response of seeded) if (response.status !== 200) throw new Error(JSON.stringify(response.body));
   const product = { id: A_PRODUCT, sku: 'A-ONLY', translations, categoryIds: [A_CATEGORY] };

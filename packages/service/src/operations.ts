@@ -1,5 +1,6 @@
 import { addMember, listShopMembers, removeMember } from './access/members.operations.ts';
 import { createShopToken, listShopTokens, revokeShopToken } from './access/operations.ts';
+import { appOperations } from './apps/operations.ts';
 import {
   deleteAutomationDefinition,
   explainRule,
@@ -83,6 +84,7 @@ export const operations: readonly AnyOperation[] = [
   updateShopOrder,
   addOrderNote,
   ...paymentOperations,
+  ...appOperations,
   listStoreProducts,
   getStoreProduct,
   ...reviewOperations,

@@ -35,6 +35,7 @@ export type ErrorCode =
   | 'BUSY'
   | 'CONTEXT_REQUIRED'
   | 'APP_NOT_INSTALLED'
+  | 'APP_INCOMPATIBLE'
   | 'UNSUPPORTED_ACTION'
   | 'SETTING_BASIS_ONLY'
   | 'MAIN_CHANNEL'
@@ -82,6 +83,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   RULE_REFERENCE_LIMIT: 422,
   CONTEXT_REQUIRED: 400,
   APP_NOT_INSTALLED: 409,
+  APP_INCOMPATIBLE: 409,
   UNSUPPORTED_ACTION: 422,
   FLOW_INVALID_GRAPH: 422,
   FLOW_DUPLICATE_NODE: 422,
@@ -143,6 +145,7 @@ const titles: Record<ErrorCode, string> = {
   RULE_REFERENCE_LIMIT: 'Too many referenced rules',
   CONTEXT_REQUIRED: 'Cart context token required',
   APP_NOT_INSTALLED: 'App not installed',
+  APP_INCOMPATIBLE: 'Incompatible app version',
   UNSUPPORTED_ACTION: 'Action not supported',
   FLOW_INVALID_GRAPH: 'Malformed flow graph',
   FLOW_DUPLICATE_NODE: 'Duplicate node id',

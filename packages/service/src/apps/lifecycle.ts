@@ -1,0 +1,164 @@
+import { isDeepStrictEqual } from 'node:util';
+import { diffManifests, type Manifest, parseManifest } from '@cartwright/app-manifest';
+import {
+  type AppRow,
+  deleteApp,
+  type Executor,
+  findApp,
+  findAppVersion,
+  insertApp,
+  insertAppVersion,
+  purgeAppRecords,
+  updateAppAtRevision,
+} from '@cartwright/repository';
+import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
+import { type Actor, recordEvent } from '../kernel/events.ts';
+import { staleRevision } from '../kernel/revision-bound.ts';
+import type { Services } from '../kernel/services.ts';
+
+// An app's life in one shop (issue 15, decision 0035): install a version, upgrade to a compatible
+// one (the whole transaction refused otherwise), uninstall keeping or purging its records. The
+// manifest's rules are `@cartwright/app-manifest`'s; this keeps what it accepted. A version's
+// manifest never changes within a shop (`app_versions`); other shops may run other versions.
+
+/** What an install or upgrade did. */
+export type AppChange = 'installed' | 'upgraded' | 'unchanged';
+
+/** The manifest an app row holds (stored as `parseManifest` answered it). */
+export function manifestOf(app: Pick<AppRow, 'manifest'>): Manifest {
+  return app.manifest as unknown as Manifest;
+}
+
+/** `parseManifest` as the service answers it: every issue with its pointer under `/manifest`. */
+function checkedManifest(input: unknown): Result<Manifest> {
+  const parsed = parseManifest(input);
+  if (parsed.ok) return ok(parsed.value);
+  return fail('VALIDATION_FAILED', `The manifest is not valid: ${parsed.detail}`, {
+    errors: parsed.issues.map((issue) => ({ pointer: `/manifest${issue.pointer}`, message: issue.message })),
+    extensions: { issues: parsed.issues },
+  });
+}
+
+/**
+ * Installs (`revision` 0) or upgrades (the installed revision) the app `appId` to `input`'s
+ * version. An upgrade must be compatible with the installed version (`diffManifests`); a version
+ * the shop ran before must come back with exactly the manifest it had.
+ */
+export async function installApp(
+  tx: Executor,
+  services: Services,
+  tenantId: string,
+  actor: Actor,
+  request: { readonly appId: string; readonly revision: number; readonly manifest: unknown },
+): Promise<Result<{ app: AppRow; change: AppChange }>> {
+  const checked = checkedManifest(request.manifest);
+  if (!checked.ok) return checked;
+  const manifest = checked.value;
+  if (manifest.id !== request.appId) {
+    return fail('VALIDATION_FAILED', `The manifest is app "${manifest.id}", not "${request.appId}".`, {
+      errors: [{ pointer: '/manifest/id', message: `must be ${request.appId}` }],
+    });
+  }
+  const current = await findApp(tx, tenantId, request.appId, 'update');
+  if ((current?.revision ?? 0) !== request.revision) {
+    return staleRevision(request.revision, current?.revision ?? 0);
+  }
+  const stored = manifest as unknown as Record<string, unknown>;
+  const known = await findAppVersion(tx, tenantId, manifest.id, manifest.version);
+  if (known && !isDeepStrictEqual(known.manifest, stored)) {
+    return fail(
+      'APP_INCOMPATIBLE',
+      `Version ${manifest.version} of ${manifest.id} was installed here with another manifest; versions never change: raise the version.`,
+      {
+        extensions: {
+          reasons: [
+            {
+              code: 'VERSION_CHANGED',
+              pointer: '/manifest/version',
+              message: 'this version had another manifest',
+            },
+          ],
+        },
+      },
+    );
+  }
+  const now = services.clock.now();
+  if (current) {
+    const diff = diffManifests(manifestOf(current), manifest);
+    if (diff.unchanged) return ok({ app: current, change: 'unchanged' });
+    if (!diff.compatible) {
+      return fail(
+        'APP_INCOMPATIBLE',
+        `Version ${manifest.version} is not a compatible upgrade of ${current.version}: nothing was changed.`,
+        {
+          errors: diff.reasons.map((reason) => ({
+            pointer: `/manifest${reason.pointer}`,
+            message: reason.message,
+          })),
+          extensions: { reasons: diff.reasons },
+        },
+      );
+    }
+  }
+  if (!known)
+    await insertAppVersion(tx, {
+      tenantId,
+      appId: manifest.id,
+      version: manifest.version,
+      manifest: stored,
+      createdAt: now,
+    });
+  const app = current
+    ? await updateAppAtRevision(
+        tx,
+        tenantId,
+        manifest.id,
+        current.revision,
+        { version: manifest.version, manifest: stored, actionSettings: keptSettings(current, manifest) },
+        now,
+      )
+    : await insertApp(tx, {
+        tenantId,
+        appId: manifest.id,
+        version: manifest.version,
+        manifest: stored,
+        actionSettings: {},
+        createdAt: now,
+        updatedAt: now,
+      });
+  if (!app) throw new Error('app row changed while locked');
+  const change: AppChange = current ? 'upgraded' : 'installed';
+  await recordEvent(tx, services, tenantId, actor, `app.${change}`, {
+    appId: app.appId,
+    version: app.version,
+    ...(current ? { from: current.version } : {}),
+  });
+  return ok({ app, change });
+}
+
+/** The merchant's action settings that still name an action of the new version (same app and action id). */
+function keptSettings(current: AppRow, next: Manifest): Record<string, unknown> {
+  const actions = new Set(next.actions.map((action) => action.id));
+  return Object.fromEntries(Object.entries(current.actionSettings).filter(([id]) => actions.has(id)));
+}
+
+/** Uninstalls the app at its revision; its records stay unless `purge` (an explicit choice). */
+export async function uninstallApp(
+  tx: Executor,
+  services: Services,
+  tenantId: string,
+  actor: Actor,
+  request: { readonly appId: string; readonly revision: number; readonly purge: boolean },
+): Promise<Result<{ appId: string; uninstalled: true; purgedRecords: number }> | Failure> {
+  const current = await findApp(tx, tenantId, request.appId, 'update');
+  if (!current) return fail('NOT_FOUND', `No app ${request.appId} is installed in this shop.`);
+  if (current.revision !== request.revision) return staleRevision(request.revision, current.revision);
+  const purgedRecords = request.purge ? await purgeAppRecords(tx, tenantId, request.appId) : 0;
+  await deleteApp(tx, tenantId, request.appId);
+  await recordEvent(tx, services, tenantId, actor, 'app.uninstalled', {
+    appId: request.appId,
+    version: current.version,
+    purgedRecords,
+  });
+  return ok({ appId: request.appId, uninstalled: true as const, purgedRecords });
+}

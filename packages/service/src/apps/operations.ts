@@ -1,0 +1,90 @@
+import { type AppRow, listApps } from '@cartwright/repository';
+import * as v from 'valibot';
+import { actorOf } from '../kernel/auth.ts';
+import { ok } from '../kernel/errors.ts';
+import { type AnyOperation, defineOperation } from '../kernel/registry.ts';
+import { EmptyInput, iso, Revision, Timestamp } from '../kernel/schemas.ts';
+import { installApp, uninstallApp } from './lifecycle.ts';
+
+// The app lifecycle over HTTP and MCP (issue 15): list, install or upgrade, uninstall. Installing
+// and upgrading need owner or administrator authority (`apps.manage`).
+
+/** An app id as manifests spell it. */
+const AppId = v.pipe(
+  v.string(),
+  v.maxLength(40),
+  v.regex(/^[a-z][a-z0-9_]{0,39}$/, 'expected an app id such as loyalty'),
+);
+
+const App = v.object({
+  appId: v.string(),
+  version: v.string(),
+  revision: v.number(),
+  manifest: v.record(v.string(), v.unknown()),
+  actionSettings: v.record(v.string(), v.unknown()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+function appView(row: AppRow): v.InferOutput<typeof App> {
+  return {
+    appId: row.appId,
+    version: row.version,
+    revision: row.revision,
+    manifest: row.manifest,
+    actionSettings: row.actionSettings,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+export const listInstalledApps = defineOperation({
+  name: 'apps.list',
+  summary: 'The apps installed in the shop, each with its version, manifest and revision.',
+  http: { method: 'GET', path: '/api/apps' },
+  permission: 'apps.read',
+  readOnly: true,
+  input: EmptyInput,
+  output: v.object({ items: v.array(App) }),
+  async handler({ services, tenantId }) {
+    return ok({ items: (await listApps(services.database.db, tenantId)).map(appView) });
+  },
+});
+
+export const installAppVersion = defineOperation({
+  name: 'apps.install',
+  summary:
+    'Installs an app (revision 0) or upgrades it (the installed revision) to the manifest’s version. The manifest (API 1) is validated with every problem’s pointer; an upgrade must be compatible (new nullable fields, entities and actions; never removals, type changes, new required fields or downgrades), else nothing changes (409 APP_INCOMPATIBLE with the reasons). A version the shop ran before comes back only with the same manifest.',
+  http: { method: 'PUT', path: '/api/apps/:appId' },
+  permission: 'apps.manage',
+  readOnly: false,
+  input: v.strictObject({ appId: AppId, revision: Revision, manifest: v.unknown() }),
+  output: v.object({ change: v.picklist(['installed', 'upgraded', 'unchanged']), app: App }),
+  async handler({ services, tenantId, principal }, input) {
+    const installed = await services.database.transaction((tx) =>
+      installApp(tx, services, tenantId, actorOf(principal), input),
+    );
+    return installed.ok
+      ? ok({ change: installed.value.change, app: appView(installed.value.app) })
+      : installed;
+  },
+});
+
+export const uninstallInstalledApp = defineOperation({
+  name: 'apps.uninstall',
+  summary:
+    'Uninstalls an app at its revision. Its records are kept (a later install finds them) unless `purge` is true, which deletes them.',
+  http: { method: 'DELETE', path: '/api/apps/:appId' },
+  permission: 'apps.manage',
+  readOnly: false,
+  input: v.strictObject({ appId: AppId, revision: Revision, purge: v.optional(v.boolean(), false) }),
+  output: v.object({ appId: v.string(), uninstalled: v.literal(true), purgedRecords: v.number() }),
+  handler: ({ services, tenantId, principal }, input) =>
+    services.database.transaction((tx) => uninstallApp(tx, services, tenantId, actorOf(principal), input)),
+});
+
+export const appOperations: readonly AnyOperation[] = [
+  listInstalledApps,
+  installAppVersion,
+  uninstallInstalledApp,
+];
