@@ -191,6 +191,10 @@ export function startWorkers(services: Services, options: WorkerOptions): Worker
           await pause(loop, pollMs, true);
         } else {
           loop.idleWaiters.unshift(...armed);
+          // Let the process's other work run before the next busy round: the embedded engine
+          // answers without waiting on a socket, so back-to-back rounds would starve timers and
+          // the HTTP server sharing the process (PROCESS_ROLE=all) until the backlog is gone.
+          await new Promise<void>((resolve) => setImmediate(resolve));
         }
       } catch (error) {
         loop.idleWaiters.unshift(...armed);
