@@ -20,6 +20,13 @@ export {
   type SandboxResult,
 } from './kernel/app-sandbox.ts';
 export {
+  type AppServiceFailureCode,
+  type AppServiceRequest,
+  type AppServiceResult,
+  type AppServices,
+  noAppServices,
+} from './kernel/app-services.ts';
+export {
   actorOf,
   authenticate,
   authenticateStorefront,

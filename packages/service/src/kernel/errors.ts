@@ -1,6 +1,8 @@
 import type { FlowIssueCode } from '@cartwright/flow-graph';
 import { isUniqueViolation, TransientDatabaseError } from '@cartwright/repository';
 import type { RuleErrorCode } from '@cartwright/rules-engine';
+import type { SandboxFailureCode } from './app-sandbox.ts';
+import type { AppServiceFailureCode } from './app-services.ts';
 import type { MailFailureCode } from './mailer.ts';
 
 /** Every stable error code the service returns. Adding one does not compile until it has a status. */
@@ -8,6 +10,8 @@ export type ErrorCode =
   | RuleErrorCode
   | FlowIssueCode
   | MailFailureCode
+  | SandboxFailureCode
+  | AppServiceFailureCode
   | 'MAIL_UNCERTAIN'
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
@@ -36,6 +40,8 @@ export type ErrorCode =
   | 'CONTEXT_REQUIRED'
   | 'APP_NOT_INSTALLED'
   | 'APP_INCOMPATIBLE'
+  | 'APP_ACTION_NOT_FOUND'
+  | 'APP_CONTEXT_REQUIRED'
   | 'UNSUPPORTED_ACTION'
   | 'SETTING_BASIS_ONLY'
   | 'MAIN_CHANNEL'
@@ -84,6 +90,20 @@ export const errorStatus: Record<ErrorCode, number> = {
   CONTEXT_REQUIRED: 400,
   APP_NOT_INSTALLED: 409,
   APP_INCOMPATIBLE: 409,
+  APP_ACTION_NOT_FOUND: 404,
+  APP_CONTEXT_REQUIRED: 422,
+  APP_MODULE_TIMEOUT: 504,
+  APP_MODULE_OUT_OF_MEMORY: 502,
+  APP_MODULE_ERROR: 502,
+  APP_MODULE_INVALID: 502,
+  APP_MODULE_OUTPUT_INVALID: 502,
+  APP_SANDBOX_INPUT_TOO_LARGE: 413,
+  APP_SANDBOX_BUSY: 503,
+  APP_SANDBOX_UNAVAILABLE: 503,
+  APP_SERVICE_NOT_CONFIGURED: 503,
+  APP_SERVICE_UNAVAILABLE: 503,
+  APP_SERVICE_REFUSED: 422,
+  APP_SERVICE_ANSWER_INVALID: 502,
   UNSUPPORTED_ACTION: 422,
   FLOW_INVALID_GRAPH: 422,
   FLOW_DUPLICATE_NODE: 422,
@@ -146,6 +166,20 @@ const titles: Record<ErrorCode, string> = {
   CONTEXT_REQUIRED: 'Cart context token required',
   APP_NOT_INSTALLED: 'App not installed',
   APP_INCOMPATIBLE: 'Incompatible app version',
+  APP_ACTION_NOT_FOUND: 'No such app action',
+  APP_CONTEXT_REQUIRED: 'Bound context missing',
+  APP_MODULE_TIMEOUT: 'App module ran out of time',
+  APP_MODULE_OUT_OF_MEMORY: 'App module ran out of memory',
+  APP_MODULE_ERROR: 'App module failed',
+  APP_MODULE_INVALID: 'App module invalid',
+  APP_MODULE_OUTPUT_INVALID: 'App module output invalid',
+  APP_SANDBOX_INPUT_TOO_LARGE: 'App module input too large',
+  APP_SANDBOX_BUSY: 'App sandbox busy, try again',
+  APP_SANDBOX_UNAVAILABLE: 'App sandbox unavailable',
+  APP_SERVICE_NOT_CONFIGURED: 'App service not configured',
+  APP_SERVICE_UNAVAILABLE: 'App service unavailable',
+  APP_SERVICE_REFUSED: 'App service refused the call',
+  APP_SERVICE_ANSWER_INVALID: 'App service answer invalid',
   UNSUPPORTED_ACTION: 'Action not supported',
   FLOW_INVALID_GRAPH: 'Malformed flow graph',
   FLOW_DUPLICATE_NODE: 'Duplicate node id',

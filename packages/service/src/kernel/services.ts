@@ -1,5 +1,6 @@
 import type { Database } from '@cartwright/repository';
 import { type AppSandbox, noAppSandbox } from './app-sandbox.ts';
+import { type AppServices, noAppServices } from './app-services.ts';
 import { type BlobStore, databaseBlobStore } from './blob-store.ts';
 import { type IdSource, uuidV7Ids } from './ids.ts';
 import { type Mailer, noMailer } from './mailer.ts';
@@ -26,6 +27,8 @@ export interface Services {
    * `createWorkerAppSandbox()`, whose threads start on the first call, and close it on shutdown.
    */
   readonly sandbox: AppSandbox;
+  /** Apps' external services (`APP_SERVICES`; default: none, every call answers APP_SERVICE_NOT_CONFIGURED). */
+  readonly appServices: AppServices;
 }
 
 export interface PaymentServices {
@@ -55,5 +58,6 @@ export function createServices(
     payments: overrides.payments ?? { provider: noPaymentProvider, publicBaseUrl: null },
     mail: overrides.mail ?? { mailer: noMailer, from: null },
     sandbox: overrides.sandbox ?? noAppSandbox,
+    appServices: overrides.appServices ?? noAppServices,
   };
 }

@@ -1,0 +1,58 @@
+// The external app service port (issue 15, spec Authentication 9). An app's `service` action with
+// `runtime: external` is served by the app's own HTTP service; the operator configures its base
+// URL and credential per app (`APP_SERVICES`, server-only). The service calls it only through
+// this interface: one POST of `{tenant, action, input}` with the service credential, an answer read
+// to at most 64 KiB within a timeout. Every way a call can end is an answer with a stable code,
+// never an exception, and no answer ever carries the credential or the configured URL.
+
+/** Why a call produced no output. */
+export type AppServiceFailureCode =
+  /** No endpoint is configured for this app in this process; nothing was sent. */
+  | 'APP_SERVICE_NOT_CONFIGURED'
+  /** No answer: a connection failure, a timeout, a 5xx. The call may have had its effect. */
+  | 'APP_SERVICE_UNAVAILABLE'
+  /** A definite refusal (a 4xx answer); the service did nothing. */
+  | 'APP_SERVICE_REFUSED'
+  /** A 2xx answer that is not a JSON object, or larger than 64 KiB. The call may have had its effect. */
+  | 'APP_SERVICE_ANSWER_INVALID';
+
+export interface AppServiceRequest {
+  readonly tenantId: string;
+  readonly appId: string;
+  readonly actionId: string;
+  /** The action's input, already checked against its declared types. */
+  readonly input: unknown;
+  /**
+   * Sent as `Idempotency-Key` when given (a flow step's key), so a service can recognise a call
+   * repeated after an unknown outcome.
+   */
+  readonly idempotencyKey?: string | undefined;
+}
+
+export type AppServiceResult =
+  | { readonly ok: true; readonly output: unknown }
+  | {
+      readonly ok: false;
+      readonly code: AppServiceFailureCode;
+      /** One line for a merchant; never the credential, the configured URL or the answer's body. */
+      readonly message: string;
+      /** True when the service may have acted although no output came back. */
+      readonly outcomeUnknown: boolean;
+    };
+
+export interface AppServices {
+  /** Whether this process has an endpoint for the app. */
+  isConfigured(appId: string): boolean;
+  call(request: AppServiceRequest): Promise<AppServiceResult>;
+}
+
+/** The default: no app has an endpoint, every call answers `APP_SERVICE_NOT_CONFIGURED`. */
+export const noAppServices: AppServices = {
+  isConfigured: () => false,
+  call: async (request) => ({
+    ok: false,
+    code: 'APP_SERVICE_NOT_CONFIGURED',
+    message: `No service endpoint is configured for the app ${request.appId} (APP_SERVICES).`,
+    outcomeUnknown: false,
+  }),
+};
