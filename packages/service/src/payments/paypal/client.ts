@@ -1,19 +1,21 @@
+import {
+  type BoundedClient,
+  type BoundedRequest,
+  boundedExchange,
+  quoteOutsideText,
+} from '../../kernel/bounded-exchange.ts';
 import type { ProviderAnswer } from '../../kernel/payment-provider.ts';
 
-// One HTTP exchange with PayPal and what its answer means. Every way an exchange can end is an
-// answer, never a throw: a timeout, a dropped connection, a 5xx, an answer too large or not JSON
-// leave the outcome unknown (the provider may have performed the command); a definite 4xx is a
-// refusal. Nothing here repeats a request header or a body we sent, so no credential leaves.
+// One HTTP exchange with PayPal and what its answer means. The exchange itself is the shared
+// bounded one (kernel/bounded-exchange.ts); this reads it the PayPal way. Every way an exchange
+// can end is an answer, never a throw: a timeout, a dropped connection, a 5xx, an answer too large
+// or not JSON leave the outcome unknown (the provider may have performed the command); a definite
+// 4xx is a refusal.
 
-/** Spec: service and payment JSON responses are stream-limited to 64 KiB. */
-export const RESPONSE_LIMIT_BYTES = 65_536;
+export { RESPONSE_LIMIT_BYTES } from '../../kernel/bounded-exchange.ts';
 
-export interface HttpRequest {
-  readonly method: 'GET' | 'POST';
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body?: string;
-}
+export type HttpRequest = BoundedRequest;
+export type HttpClient = BoundedClient;
 
 /** How an exchange ended: an HTTP answer with its body (parsed JSON, or undefined), or no answer. */
 export type Exchange =
@@ -27,87 +29,25 @@ export type Exchange =
     }
   | { readonly kind: 'unanswered'; readonly reason: string };
 
-export interface HttpClient {
-  readonly fetch: typeof fetch;
-  readonly timeoutMs: number;
-}
-
-/** Sends one request and reads at most RESPONSE_LIMIT_BYTES of its answer, within the timeout. */
+/**
+ * The shared bounded exchange, read the PayPal way: an answer whose body did not read (too large,
+ * not UTF-8, cut) leaves the outcome unknown whatever its status, like no answer at all.
+ */
 export async function exchange(client: HttpClient, request: HttpRequest): Promise<Exchange> {
-  // One deadline covers connecting, the headers and the whole body.
-  const signal = AbortSignal.timeout(client.timeoutMs);
-  let response: Response;
-  try {
-    response = await client.fetch(request.url, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-      signal,
-      // A redirect is not part of the contract; following one could carry the bearer elsewhere.
-      redirect: 'manual',
-    });
-  } catch (error) {
-    return { kind: 'unanswered', reason: failureReason(error, signal) };
+  const answer = await boundedExchange(client, request);
+  switch (answer.kind) {
+    case 'answered':
+      return {
+        kind: 'answered',
+        status: answer.status,
+        body: answer.body,
+        debugId: readDebugId(answer.headers.get('paypal-debug-id')),
+      };
+    case 'unreadable':
+      return { kind: 'unanswered', reason: answer.reason };
+    default:
+      return answer;
   }
-  const debugId = readDebugId(response.headers.get('paypal-debug-id'));
-  const text = await readLimited(response, signal);
-  if (typeof text !== 'string') return text;
-  return { kind: 'answered', status: response.status, body: parseJson(text), debugId };
-}
-
-async function readLimited(response: Response, signal: AbortSignal): Promise<string | Exchange> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > RESPONSE_LIMIT_BYTES) {
-    response.body?.cancel().catch(() => undefined);
-    return oversized(response.status);
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > RESPONSE_LIMIT_BYTES) {
-        reader.cancel().catch(() => undefined);
-        return oversized(response.status);
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    return { kind: 'unanswered', reason: `HTTP ${response.status}, then ${failureReason(error, signal)}` };
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
-  } catch {
-    return { kind: 'unanswered', reason: `HTTP ${response.status} with an answer that is not UTF-8` };
-  }
-}
-
-function oversized(status: number): Exchange {
-  return { kind: 'unanswered', reason: `HTTP ${status} with an answer over ${RESPONSE_LIMIT_BYTES} bytes` };
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Names how a request failed; only the system code of the cause, never a message that may quote a URL. */
-function failureReason(error: unknown, signal: AbortSignal): string {
-  if (signal.aborted) return 'timeout';
-  const cause = error instanceof Error ? error.cause : undefined;
-  const code =
-    cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string'
-      ? cause.code
-      : undefined;
-  return code && /^[A-Z0-9_]{1,40}$/.test(code) ? `network error (${code})` : 'network error';
 }
 
 function readDebugId(value: string | null): string | null {
@@ -115,7 +55,6 @@ function readDebugId(value: string | null): string | null {
 }
 
 const ISSUE = /^[A-Za-z0-9_.-]{1,100}$/;
-const DETAIL_LIMIT = 200;
 
 /**
  * What an answer other than a readable success means (contract §6). A 2xx reaches here only when
@@ -140,7 +79,7 @@ export function failedAnswer(result: Exchange, secrets: readonly string[]): Prov
     outcome: 'refused',
     status,
     issue: error.issue ?? `HTTP_${status}`,
-    detail: `${redact(error.detail ?? `HTTP ${status}`, secrets)}${debug}`,
+    detail: `${quoteOutsideText(error.detail ?? `HTTP ${status}`, secrets)}${debug}`,
   };
 }
 
@@ -155,16 +94,6 @@ function readErrorBody(body: unknown): { issue: string | undefined; detail: stri
     (candidate): candidate is string => typeof candidate === 'string' && candidate.trim() !== '',
   );
   return { issue, detail };
-}
-
-/** Cuts every secret out of provider text, then shortens it to one line. */
-function redact(text: string, secrets: readonly string[]): string {
-  let clean = text;
-  for (const secret of secrets) {
-    if (secret.length > 0) clean = clean.split(secret).join('[redacted]');
-  }
-  clean = clean.replace(/\s+/g, ' ').trim();
-  return clean.length > DETAIL_LIMIT ? `${clean.slice(0, DETAIL_LIMIT - 1)}…` : clean;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
