@@ -1,0 +1,264 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type AppServiceFault,
+  type AppServiceFaultKind,
+  createFaultQueue,
+  OVERSIZED_BYTES,
+} from './faults.ts';
+
+/** What a handler is given: the call's body fields and its idempotency key. */
+export interface ActionCall {
+  readonly tenant: string;
+  readonly input: unknown;
+  readonly idempotencyKey: string | null;
+}
+
+/** Answers one action; the value returned is the JSON answer (200). Throwing answers 500. */
+export type ActionHandler = (call: ActionCall) => unknown;
+
+export interface AppServiceFixtureOptions {
+  /** Port on 127.0.0.1; 0 (default) picks a free one. */
+  readonly port?: number;
+  /** The bearer credential every call must carry (401 otherwise). */
+  readonly credential: string;
+  /** A handler per action name; an action without one answers 404. */
+  readonly actions?: Readonly<Record<string, ActionHandler>>;
+}
+
+/** One HTTP request the fixture received, authorised or not. */
+export interface ReceivedCall {
+  readonly method: string;
+  /** Pathname and query, as sent. */
+  readonly path: string;
+  /** Whether `Authorization: Bearer <credential>` matched. */
+  readonly authorized: boolean;
+  readonly contentType: string | null;
+  /** The body's fields; null when the body was not a JSON object or the call was refused first. */
+  readonly tenant: string | null;
+  readonly action: string | null;
+  readonly input: unknown;
+  readonly idempotencyKey: string | null;
+  /** Whether the action's handler ran (its effect happened). */
+  readonly performed: boolean;
+  readonly fault?: AppServiceFaultKind;
+  /** Status answered; absent while in flight or when the connection was dropped unanswered. */
+  readonly status?: number;
+}
+
+/** The loopback service: its base URL, what it received, and faults on demand. */
+export interface AppServiceFixture {
+  /** `http://127.0.0.1:<port>/actions`: the base URL to configure. */
+  readonly url: string;
+  readonly credential: string;
+  /** Every request received, oldest first. */
+  readonly calls: readonly ReceivedCall[];
+  /** Sets (or replaces) an action's handler. */
+  setAction(name: string, handler: ActionHandler): void;
+  /** Injects a fault into the next matching call(s). */
+  failNext(fault: AppServiceFault): void;
+  clearFaults(): void;
+  /** Forgets the calls received so far. */
+  clear(): void;
+  /** Stops listening and cuts every open connection (slow ones too). */
+  close(): Promise<void>;
+}
+
+const MAX_REQUEST_BYTES = 1024 * 1024;
+const PATH = '/actions';
+
+type MutableCall = { -readonly [K in keyof ReceivedCall]: ReceivedCall[K] };
+
+function header(request: IncomingMessage, name: string): string | null {
+  const value = request.headers[name];
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+async function readBody(request: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_REQUEST_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Starts the loopback service on 127.0.0.1. */
+export async function startAppServiceFixture(options: AppServiceFixtureOptions): Promise<AppServiceFixture> {
+  const { credential } = options;
+  const actions = new Map(Object.entries(options.actions ?? {}));
+  const faults = createFaultQueue();
+  const calls: MutableCall[] = [];
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const call: MutableCall = {
+      method: request.method ?? '',
+      path: request.url ?? '',
+      authorized: header(request, 'authorization') === `Bearer ${credential}`,
+      contentType: header(request, 'content-type'),
+      tenant: null,
+      action: null,
+      input: undefined,
+      idempotencyKey: header(request, 'idempotency-key'),
+      performed: false,
+    };
+    calls.push(call);
+    const answer = (status: number, body: unknown) => {
+      call.status = status;
+      sendJson(response, status, body);
+    };
+    const raw = await readBody(request);
+    if (!call.authorized) return answer(401, { detail: 'missing or wrong credential' });
+    if (call.method !== 'POST' || new URL(call.path, 'http://fixture').pathname !== PATH) {
+      return answer(404, { detail: `only POST ${PATH} is served` });
+    }
+    if (raw === undefined) return answer(413, { detail: 'request body too large' });
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return answer(400, { detail: 'the body is not JSON' });
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return answer(400, { detail: 'the body is not a JSON object' });
+    }
+    const fields = body as Record<string, unknown>;
+    if (typeof fields.tenant !== 'string' || typeof fields.action !== 'string' || !('input' in fields)) {
+      return answer(400, { detail: 'the body needs tenant, action and input' });
+    }
+    call.tenant = fields.tenant;
+    call.action = fields.action;
+    call.input = fields.input;
+    const handler = actions.get(fields.action);
+    if (!handler) return answer(404, { detail: `no action ${fields.action}` });
+
+    const perform = async (): Promise<{ ok: true; value: unknown } | { ok: false }> => {
+      call.performed = true;
+      try {
+        return {
+          ok: true,
+          value: await handler({
+            tenant: call.tenant!,
+            input: call.input,
+            idempotencyKey: call.idempotencyKey,
+          }),
+        };
+      } catch {
+        return { ok: false };
+      }
+    };
+    const fault = faults.take(fields.action);
+    if (fault) {
+      call.fault = fault.kind;
+      if (fault.performs && fault.kind !== 'slow') await perform();
+      switch (fault.kind) {
+        case 'status':
+          return answer(fault.status ?? 503, { detail: fault.detail ?? 'the service is unavailable' });
+        case 'refuse':
+          return answer(fault.status ?? 422, { detail: fault.detail ?? 'the input was refused' });
+        case 'slow':
+          await sleep(fault.delayMs ?? 1000);
+          break; // answered normally below
+        case 'oversized': {
+          const text = JSON.stringify({ padding: 'x'.repeat(OVERSIZED_BYTES) });
+          call.status = 200;
+          if (fault.declareLength) {
+            response.writeHead(200, {
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(text),
+            });
+            response.end(text);
+          } else {
+            // Chunked, in pieces: only a limit on the stream itself notices.
+            response.writeHead(200, { 'content-type': 'application/json' });
+            for (let offset = 0; offset < text.length; offset += 8192)
+              response.write(text.slice(offset, offset + 8192));
+            response.end();
+          }
+          return;
+        }
+        case 'not-json':
+          call.status = 200;
+          response.writeHead(200, { 'content-type': 'text/plain' });
+          response.end('OK');
+          return;
+        case 'not-utf8':
+          call.status = 200;
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]));
+          return;
+        case 'redirect':
+          call.status = 307;
+          response.writeHead(307, { location: fault.location ?? 'http://127.0.0.1:9/elsewhere' });
+          response.end();
+          return;
+        case 'drop':
+          request.socket.destroy();
+          return;
+        case 'cut':
+          call.status = 200;
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.write('{"partial":');
+          // Let the headers and the first bytes leave before the connection goes.
+          setTimeout(() => request.socket.destroy(), 20);
+          return;
+      }
+    }
+    const result = await perform();
+    if (!result.ok) return answer(500, { detail: 'the action failed' });
+    return answer(200, result.value ?? null);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) sendJson(response, 500, { detail: 'fixture error' });
+      else response.destroy();
+    });
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}${PATH}`,
+    credential,
+    get calls() {
+      return calls;
+    },
+    setAction: (name, handler) => {
+      actions.set(name, handler);
+    },
+    failNext: (fault) => faults.add(fault),
+    clearFaults: () => faults.clear(),
+    clear() {
+      calls.length = 0;
+    },
+    close() {
+      return new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+    },
+  };
+}
