@@ -1,4 +1,18 @@
 export { createToken, type NewToken, revokeTokenOf, type TokenView, tokenView } from './access/tokens.ts';
+export {
+  APP_SERVICE_TIMEOUT_BOUNDS_MS,
+  AppServicesConfigError,
+  type AppServicesVariables,
+  appServicesEnvironment,
+  appServicesOf,
+  DEFAULT_APP_SERVICE_TIMEOUT_MS,
+  readAppServicesConfig,
+} from './apps/external/config.ts';
+export {
+  type AppServiceEndpoint,
+  createHttpAppServices,
+  type HttpAppServicesOptions,
+} from './apps/external/http-app-services.ts';
 export { createWorkerAppSandbox, type WorkerSandboxOptions } from './apps/sandbox/worker-pool.ts';
 export { type CartView, factsOfCart, openCartOf, viewCart } from './carts/cart.ts';
 export { cartFacts } from './carts/facts.ts';
@@ -161,6 +175,13 @@ export {
   eventStatisticsProjection,
   type Projection,
 } from './outbox/projections.ts';
+export {
+  type OutsideServices,
+  type OutsideServicesOptions,
+  type OutsideVariables,
+  outsideEnvironment,
+  outsideServicesOf,
+} from './outside/config.ts';
 export {
   type PaymentConfig,
   PaymentConfigError,

@@ -1,0 +1,50 @@
+import { type AppServicesVariables, appServicesEnvironment, appServicesOf } from '../apps/external/config.ts';
+import type { HttpAppServicesOptions } from '../apps/external/http-app-services.ts';
+import { createWorkerAppSandbox, type WorkerSandboxOptions } from '../apps/sandbox/worker-pool.ts';
+import type { Services } from '../kernel/services.ts';
+import { type MailVariables, mailEnvironment, mailServicesOf } from '../mail/config.ts';
+import type { SmtpMailerOptions } from '../mail/smtp.ts';
+import { type PaymentVariables, paymentEnvironment, paymentServicesOf } from '../payments/config.ts';
+import type { PayPalProviderOptions } from '../payments/paypal/index.ts';
+
+// Everything a process reaches outside itself, configured in one place for every host: the
+// payment provider, the mail server, apps' external services (each from its variables) and the
+// app sandbox. A host spreads `outsideEnvironment` into its entries, calls `outsideServicesOf`
+// once and passes the answer to `createServices`; on shutdown it closes the sandbox.
+
+/** The variables of every outside service, as environment entries. */
+export const outsideEnvironment = {
+  ...paymentEnvironment,
+  ...mailEnvironment,
+  ...appServicesEnvironment,
+};
+
+/** The variables the hosts pass in (unset and empty are the same). */
+export type OutsideVariables = PaymentVariables & MailVariables & AppServicesVariables;
+
+/** The outside services of a process, as `createServices` takes them. */
+export type OutsideServices = Pick<Services, 'payments' | 'mail' | 'appServices' | 'sandbox'>;
+
+/** Test seams of each adapter; hosts pass none. */
+export interface OutsideServicesOptions {
+  readonly payments?: PayPalProviderOptions;
+  readonly mail?: SmtpMailerOptions;
+  readonly appServices?: HttpAppServicesOptions;
+  readonly sandbox?: WorkerSandboxOptions;
+}
+
+/**
+ * Checks every outside variable (an EnvironmentError names the first bad one) and answers the
+ * adapters. The sandbox's threads start on its first call; the host awaits `sandbox.close()` on
+ * every way out.
+ */
+export function outsideServicesOf(
+  variables: OutsideVariables,
+  options: OutsideServicesOptions = {},
+): OutsideServices {
+  const payments = paymentServicesOf(variables, options.payments);
+  const mail = mailServicesOf(variables, options.mail);
+  const appServices = appServicesOf(variables, options.appServices);
+  // Last, so a configuration error leaves nothing to close.
+  return { payments, mail, appServices, sandbox: createWorkerAppSandbox(options.sandbox) };
+}
