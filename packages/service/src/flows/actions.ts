@@ -2,6 +2,7 @@ import { MachineName } from '@cartwright/commerce';
 import { isJsonValue } from '@cartwright/flow-graph';
 import {
   type CustomerRow,
+  findApp,
   findCustomer,
   findCustomerGroup,
   findDocument,
@@ -14,6 +15,7 @@ import {
   saveCustomerGroupFields,
 } from '@cartwright/repository';
 import * as v from 'valibot';
+import { EMAIL_DELIVERY_APP_ID } from '../apps/first-party.ts';
 import {
   type CustomerChanges,
   CustomerGroup,
@@ -25,6 +27,7 @@ import { createDocument } from '../documents/create.ts';
 import { setDownloadAccess } from '../downloads/access.ts';
 import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
 import { type Actor, recordEvent } from '../kernel/events.ts';
+import { confirmationRecipient, sendOrderConfirmation } from '../mail/send-order-confirmation.ts';
 import {
   addOrderActivityNote,
   type OrderChanges,
@@ -34,7 +37,7 @@ import {
 } from '../orders/changes.ts';
 import { transitionOrder } from '../orders/transitions.ts';
 import { NATIVE_CUSTOMER_GROUPS } from '../shop/starter-definitions.ts';
-import type { ActionContext, ActionHandler } from './model.ts';
+import { type ActionContext, type ActionHandler, type OutsidePart, withOutsidePart } from './model.ts';
 
 // The flow actions: each one a real domain effect through the same internal functions the staff
 // operations use (so every guard, event and session revocation applies), run in the step's own
@@ -482,12 +485,60 @@ const grantDownloadAccess: ActionHandler = async (context, config) => {
   return ok({ value: parsed.value.value, granted: granted.length, entitlements: result.value.length });
 };
 
-const sendMail: ActionHandler = async () =>
-  fail(
+const MailConfig = v.object({ templateId: v.picklist(['order_confirmation']) });
+
+function emailDeliveryMissing(): Failure {
+  return fail(
     'APP_NOT_INSTALLED',
     'Sending email needs the Email Delivery app, which is not installed in this shop.',
-    { extensions: { app: 'email-delivery' } },
+    { extensions: { app: EMAIL_DELIVERY_APP_ID } },
   );
+}
+
+/**
+ * The outside part of `action.mail.send`: with the Email Delivery app installed, sends the subject
+ * order's confirmation in the order's language, once per step key (`sendOrderConfirmation`'s own
+ * receipt: a step run again answers the first send and sends nothing). A refusal or a missing
+ * mail server fails the step; an unreachable server or a send of unknown outcome leaves the job
+ * uncertain, since the server may have taken the message (decision 0037).
+ */
+const sendMailOutside: OutsidePart = async (context, config) => {
+  const action = 'action.mail.send';
+  const { services, tenantId } = context;
+  const orderId = context.subject.orderId;
+  const checked = await services.database.transaction(async (tx): Promise<Result<string | null>> => {
+    if (!(await findApp(tx, tenantId, EMAIL_DELIVERY_APP_ID))) return emailDeliveryMissing();
+    if (!orderId) return ok(null);
+    const order = await findOrder(tx, tenantId, orderId);
+    return ok(order ? confirmationRecipient(order) : null);
+  });
+  if (!checked.ok) return checked;
+  const parsed = configOf(action, MailConfig, config);
+  if (!parsed.ok) return parsed;
+  if (!orderId) {
+    return fail(
+      'NOT_FOUND',
+      `${action} sends an order's mail, but the event that started this flow names no order.`,
+    );
+  }
+  const sent = await sendOrderConfirmation(services, tenantId, orderId, context.stepKey);
+  if (sent.ok) {
+    const { template, messageId, language, replayed } = sent.value;
+    return ok({ template, messageId, to: checked.value, language, replayed });
+  }
+  if (sent.code === 'MAIL_UNAVAILABLE' || sent.code === 'MAIL_UNCERTAIN') return { ...sent, uncertain: true };
+  return sent;
+};
+
+/**
+ * The inside part of `action.mail.send`: records what the outside part sent. Called without it
+ * (not through the executor) it sends nothing: APP_NOT_INSTALLED when the app is missing.
+ */
+const sendMail: ActionHandler = withOutsidePart(sendMailOutside, async (context) => {
+  if (context.outside !== undefined) return ok(context.outside);
+  if (!(await findApp(context.tx, context.tenantId, EMAIL_DELIVERY_APP_ID))) return emailDeliveryMissing();
+  throw new Error('action.mail.send sends in its outside part: run it through the flow executor.');
+});
 
 const stopFlow: ActionHandler = async () => ok({ stopped: true });
 

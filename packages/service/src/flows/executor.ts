@@ -31,7 +31,7 @@ import type { Services } from '../kernel/services.ts';
 import { ACTION_HANDLERS } from './actions.ts';
 import type { FlowData } from './definition.ts';
 import { FactsDeferred, orderFacts } from './facts.ts';
-import type { FlowActor, FlowSubject } from './model.ts';
+import type { FlowActor, FlowSubject, OutsideContext } from './model.ts';
 
 // Runs flow jobs. The jobs a worker claims move together, in transactions on their leased rows,
 // each ending where durability needs a commit: (1) every job walks from its current node through
@@ -41,6 +41,12 @@ import type { FlowActor, FlowSubject } from './model.ts';
 // A lost worker therefore loses at most the actions in flight, and their pending receipts tell
 // the next worker that the effects' fate is unknown: those jobs become `uncertain` and no action
 // is ever repeated blindly. A confirmed receipt found again replays its stored result.
+//
+// An action whose effect lies outside the database (mail, an app's external service) has an
+// outside part, run between (1) and (2) with no transaction open (decision 0037): a mail server
+// is never called while a transaction waits, and on embedded PGlite (one connection) a part that
+// opens its own short transactions does not wait on the step's. Its value goes to the inside part,
+// which confirms the receipt in (2); a part whose outcome is unknown leaves the job `uncertain`.
 //
 // Each transaction writes its receipts, its jobs and its events with one statement each, whatever
 // the number of jobs (decision 0019). An action that refuses rolls the whole transaction back; the
@@ -56,6 +62,8 @@ export interface ExecutorOptions {
   readonly signal?: AbortSignal | undefined;
   /** Test seam: runs after a step's pending receipt commits, before the action runs. */
   readonly afterReceipt?: ((key: string) => Promise<void>) | undefined;
+  /** Test seam: runs after a step's outside part answered, before the step's transaction. */
+  readonly afterOutside?: ((key: string) => Promise<void>) | undefined;
   /** Told of each job this run made `uncertain`, once that is committed (the worker logs it). */
   readonly onUncertain?: ((job: UncertainJob) => void) | undefined;
 }
@@ -73,6 +81,13 @@ type Trace = FlowJobRow['trace'];
 
 /** Nodes one job may visit in a transaction: a graph has at most 100 reachable nodes. */
 const MAX_STEPS = 200;
+/** Outside parts of one batch running at once: each may hold a connection to another server. */
+const OUTSIDE_CONCURRENCY = 8;
+
+interface Problem {
+  readonly code: string;
+  readonly message: string;
+}
 
 /** A job to move: its row as the claim or the previous step left it. */
 interface Step {
@@ -80,7 +95,11 @@ interface Step {
   /** The action whose pending receipt has committed and which runs first; null: walk on from the current node. */
   readonly ready: ActionNode | null;
   /** The action refused in a transaction that rolled back: record the refusal, do not run it again. */
-  readonly refused?: { readonly code: string; readonly message: string } | undefined;
+  readonly refused?: Problem | undefined;
+  /** What the action's outside part answered (its value); the inside part records it. */
+  readonly outside?: { readonly value: unknown } | undefined;
+  /** The outside part's outcome is unknown: the job becomes uncertain, its receipt stays pending. */
+  readonly uncertain?: Problem | undefined;
 }
 
 /** Claims due jobs and moves them until each waits, ends, or its lease is lost. Answers how many ran. */
@@ -99,7 +118,9 @@ export async function runDueJobs(services: Services, options: ExecutorOptions): 
     for (const job of moved.uncertain) options.onUncertain?.(job);
     firstError ??= moved.error;
     for (const step of moved.next) await options.afterReceipt?.(stepKey(step.job.id, step.ready!.id));
-    steps = moved.next;
+    const outside = await runOutsideParts(services, moved.next, options);
+    firstError ??= outside.error;
+    steps = outside.steps;
   }
   // One job's error (a deadlock, a lost connection) does not stall the others: it is raised once
   // they have moved, for the loop to log. That job keeps its lease until it expires; a pending
@@ -407,6 +428,12 @@ class Walk {
     return null;
   }
 
+  /** Ends the job `uncertain` at `node`, whose step receipt stays pending: the effect's fate is unknown. */
+  leaveUncertain(node: ActionNode, code: string, message: string): void {
+    this.record(node, 'uncertain', null);
+    this.end('uncertain', { error: { code, message, node: node.id } });
+  }
+
   /** Goes on past an action whose step already has a receipt. Answers whether the job still moves. */
   pastReceipt(node: ActionNode, receipt: StepReceiptRow | undefined): boolean {
     if (receipt?.status === 'confirmed') {
@@ -416,15 +443,11 @@ class Walk {
       return true;
     }
     if (receipt?.status === 'pending') {
-      this.record(node, 'uncertain', null);
-      this.end('uncertain', {
-        error: {
-          code: 'STEP_UNCERTAIN',
-          message:
-            'A worker was lost while this action ran: its effect may or may not have happened. Retry the step or mark the job done or abandoned.',
-          node: node.id,
-        },
-      });
+      this.leaveUncertain(
+        node,
+        'STEP_UNCERTAIN',
+        'A worker was lost while this action ran: its effect may or may not have happened. Retry the step or mark the job done or abandoned.',
+      );
       return false;
     }
     this.fail(node, 'STEP_FAILED', 'This step failed before.');
@@ -571,26 +594,23 @@ async function runAction(walk: Walk, step: Step, settlements: ReceiptSettlement[
     walk.fail(node, code, message);
   };
   if (step.refused) return refuse(step.refused.code, step.refused.message);
-  const area = ACTIONS.find((action) => action.name === node.action)?.area ?? null;
-  const permission = area ? (`${area}.write` as Permission) : null;
-  if (!(await walk.batch.actorMay(tenantId, job.actor as FlowActor, permission))) {
-    return refuse(
-      'ACTOR_LAPSED',
-      `The flow's actor no longer holds ${permission} (membership or token lapsed): the step did not run.`,
-    );
+  if (step.uncertain) return walk.leaveUncertain(node, step.uncertain.code, step.uncertain.message);
+  // An outside part ran only after the same check (runOutsideParts): its effect has happened, so
+  // the inside part records it whatever became of the actor since.
+  if (step.outside === undefined) {
+    const permission = permissionOf(node);
+    if (!(await walk.batch.actorMay(tenantId, job.actor as FlowActor, permission))) {
+      const lapsed = actorLapsed(permission);
+      return refuse(lapsed.code, lapsed.message);
+    }
   }
   const handler = ACTION_HANDLERS[node.action];
   if (!handler) return refuse('FLOW_UNKNOWN_ACTION', `No handler runs ${node.action}.`);
   const result = await handler(
     {
+      ...outsideContextOf(services, step),
       tx,
-      services,
-      tenantId,
-      job,
-      nodeId: node.id,
-      subject: walk.subject,
-      actor: job.actor as FlowActor,
-      stepKey: key,
+      ...(step.outside === undefined ? {} : { outside: step.outside.value }),
     },
     node.config,
   );
@@ -599,4 +619,123 @@ async function runAction(walk: Walk, step: Step, settlements: ReceiptSettlement[
   settlements.push({ tenantId, key, status: 'confirmed', result: value });
   walk.currentNode = isStop(value) ? null : nextNodeId(node);
   walk.record(node, 'ok', walk.currentNode, value);
+}
+
+/** The permission the flow's actor needs for an action: `<area>.write` of its catalog area. */
+function permissionOf(node: ActionNode): Permission | null {
+  const area = ACTIONS.find((action) => action.name === node.action)?.area ?? null;
+  return area ? (`${area}.write` as Permission) : null;
+}
+
+function actorLapsed(permission: Permission | null): Problem {
+  return {
+    code: 'ACTOR_LAPSED',
+    message: `The flow's actor no longer holds ${permission} (membership or token lapsed): the step did not run.`,
+  };
+}
+
+/** The step as an action sees it, without a transaction. */
+function outsideContextOf(services: Services, step: Step): OutsideContext {
+  const { job } = step;
+  const node = step.ready!;
+  return {
+    services,
+    tenantId: job.tenantId,
+    job,
+    nodeId: node.id,
+    subject: job.subject as FlowSubject,
+    actor: job.actor as FlowActor,
+    stepKey: stepKey(job.id, node.id),
+  };
+}
+
+/**
+ * The outside phase (decision 0037): runs the outside parts of the steps' actions, whose pending
+ * receipts have committed, with no transaction open, at most OUTSIDE_CONCURRENCY at once. The
+ * flow's actor is checked first (in a short transaction of its own), since the effect cannot be
+ * taken back once it happened. Answers the steps to move next, each with what its part answered,
+ * and the first error a part raised (that step's job becomes uncertain).
+ */
+async function runOutsideParts(
+  services: Services,
+  steps: readonly Step[],
+  options: ExecutorOptions,
+): Promise<{ steps: Step[]; error: unknown }> {
+  const parts = steps.filter((step) => ACTION_HANDLERS[step.ready!.action]?.outside !== undefined);
+  if (parts.length === 0) return { steps: [...steps], error: null };
+  let lapsed: Map<Step, Problem>;
+  try {
+    lapsed = await lapsedActors(services, parts, options);
+  } catch (error) {
+    // Nothing outside ran. These jobs keep their leases until they expire; their pending receipts
+    // then make them uncertain, as after any error before a commit.
+    const dropped = new Set(parts);
+    return { steps: steps.filter((step) => !dropped.has(step)), error };
+  }
+  const answered = new Map<Step, Step>();
+  let firstError: unknown = null;
+  let next = 0;
+  const runParts = async (): Promise<void> => {
+    for (let step = parts[next++]; step !== undefined; step = parts[next++]) {
+      const refused = lapsed.get(step);
+      if (refused) {
+        answered.set(step, { ...step, refused });
+        continue;
+      }
+      const node = step.ready!;
+      const outside = ACTION_HANDLERS[node.action]!.outside!;
+      try {
+        const outcome = await outside(outsideContextOf(services, step), node.config);
+        const problem = outcome.ok ? null : { code: outcome.code, message: outcome.detail };
+        answered.set(
+          step,
+          outcome.ok
+            ? { ...step, outside: { value: outcome.value ?? null } }
+            : outcome.uncertain
+              ? { ...step, uncertain: problem! }
+              : { ...step, refused: problem! },
+        );
+      } catch (error) {
+        firstError ??= error;
+        answered.set(step, {
+          ...step,
+          uncertain: {
+            code: 'STEP_UNCERTAIN',
+            message:
+              'This action failed unexpectedly while it acted outside the database: its effect may or may not have happened. Retry the step or mark the job done or abandoned.',
+          },
+        });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(OUTSIDE_CONCURRENCY, parts.length) }, runParts));
+  for (const step of parts) await options.afterOutside?.(stepKey(step.job.id, step.ready!.id));
+  return { steps: steps.map((step) => answered.get(step) ?? step), error: firstError };
+}
+
+/** The steps whose flow actor no longer holds the action's permission, with the refusal. */
+async function lapsedActors(
+  services: Services,
+  steps: readonly Step[],
+  options: ExecutorOptions,
+): Promise<Map<Step, Problem>> {
+  const checked = steps.filter(
+    (step) => (step.job.actor as FlowActor).kind !== 'system' && permissionOf(step.ready!) !== null,
+  );
+  if (checked.length === 0) return new Map();
+  return services.database.transaction(async (tx) => {
+    const batch = new Batch(
+      tx,
+      services,
+      options,
+      checked.map((step) => step.job),
+    );
+    const lapsed = new Map<Step, Problem>();
+    for (const step of checked) {
+      const permission = permissionOf(step.ready!);
+      if (!(await batch.actorMay(step.job.tenantId, step.job.actor as FlowActor, permission)))
+        lapsed.set(step, actorLapsed(permission));
+    }
+    return lapsed;
+  });
 }

@@ -7,6 +7,7 @@ import {
   findOrder,
   findTenant,
   insertPendingEffectReceipts,
+  type OrderRow,
   settleReceipts,
 } from '@cartwright/repository';
 import { documentOrderOf } from '../documents/order-snapshot.ts';
@@ -42,6 +43,12 @@ const STEP_KEY = new RegExp(`^(flow|payment|delivery):(${UUID}):(.+)$`);
 const MAIL_FAILURES: readonly string[] = ['MAIL_NOT_CONFIGURED', 'MAIL_REFUSED', 'MAIL_UNAVAILABLE'];
 /** A plain address; nodemailer parses it, this only keeps a broken snapshot from reaching it. */
 const ADDRESS = /^[^\s@<>]+@[^\s@<>]+$/;
+
+/** The address an order's confirmation goes to: its customer's, or null when it has none usable. */
+export function confirmationRecipient(order: Pick<OrderRow, 'customer'>): string | null {
+  const to = (order.customer as { email?: unknown }).email;
+  return typeof to === 'string' && ADDRESS.test(to) ? to : null;
+}
 
 /** The parts of an effect's step key; a key of another shape is a caller's bug. */
 function stepOf(stepKey: string): { scope: EffectScope; scopeId: string; step: string } {
@@ -92,8 +99,8 @@ export async function sendOrderConfirmation(
     const order = await findOrder(tx, tenantId, orderId);
     if (!order)
       return fail('NOT_FOUND', `The order ${orderId} does not exist in this shop: nothing was sent.`);
-    const to = (order.customer as { email?: unknown }).email;
-    if (typeof to !== 'string' || !ADDRESS.test(to)) {
+    const to = confirmationRecipient(order);
+    if (to === null) {
       return fail('CONFLICT', `Order ${order.number} has no customer e-mail address: nothing was sent.`);
     }
     const tenant = await findTenant(tx, tenantId);
