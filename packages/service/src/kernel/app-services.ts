@@ -43,6 +43,10 @@ export type AppServiceResult =
 export interface AppServices {
   /** Whether this process has an endpoint for the app. */
   isConfigured(appId: string): boolean;
+  /**
+   * Calls the app's service for one action. Rejects only for a caller's bug (an input that is not
+   * JSON, an idempotency key that is not 1 to 255 visible ASCII characters); nothing is sent then.
+   */
   call(request: AppServiceRequest): Promise<AppServiceResult>;
 }
 

@@ -1,4 +1,9 @@
-import type { AppServiceRequest, AppServiceResult, AppServices } from '../../kernel/app-services.ts';
+import {
+  type AppServiceRequest,
+  type AppServiceResult,
+  type AppServices,
+  noAppServices,
+} from '../../kernel/app-services.ts';
 import { type BoundedAnswer, boundedExchange, quoteOutsideText } from '../../kernel/bounded-exchange.ts';
 
 // The HTTP adapter of the external app service port (decision 0036). A call is one POST of
@@ -37,14 +42,7 @@ export function createHttpAppServices(
 
     async call(request: AppServiceRequest): Promise<AppServiceResult> {
       const endpoint = endpoints.get(request.appId);
-      if (!endpoint) {
-        return {
-          ok: false,
-          code: 'APP_SERVICE_NOT_CONFIGURED',
-          message: `No service endpoint is configured for the app ${request.appId} (APP_SERVICES).`,
-          outcomeUnknown: false,
-        };
-      }
+      if (!endpoint) return noAppServices.call(request);
       // A caller's bug, not an outcome of the call: rejected before anything is sent.
       const input = JSON.stringify(request.input);
       if (input === undefined) throw new TypeError('app service input must be a JSON value');
