@@ -16,8 +16,7 @@ import {
   createServices,
   createShop,
   createToken,
-  mailServicesOf,
-  paymentServicesOf,
+  outsideServicesOf,
   Role,
   readEnvironment,
   revokeTokenOf,
@@ -240,10 +239,15 @@ export async function start(env: Env, out: CommandOutput, signals: NodeJS.EventE
     throw new UsageError(needsPostgres(role));
   }
   const logger = createLogger(env.LOG_LEVEL);
-  const payments = paymentServicesOf(env);
-  const mail = mailServicesOf(env);
-  const database = await openDatabaseVerbosely(env, out);
-  const services = createServices(database, { payments, mail });
+  const outside = outsideServicesOf(env);
+  let database: Database;
+  try {
+    database = await openDatabaseVerbosely(env, out);
+  } catch (error) {
+    await outside.sandbox.close();
+    throw error;
+  }
+  const services = createServices(database, outside);
   const stops: (() => Promise<void>)[] = [];
   try {
     const backfill = await backfillStarters(services);
@@ -287,6 +291,7 @@ export async function start(env: Env, out: CommandOutput, signals: NodeJS.EventE
     }
   } catch (error) {
     for (const stop of stops) await stop();
+    await outside.sandbox.close();
     await database.close();
     throw error;
   }
@@ -296,6 +301,8 @@ export async function start(env: Env, out: CommandOutput, signals: NodeJS.EventE
     signals.once('SIGINT', shutdown);
   });
   logger.info({ role }, 'shutting down');
+  // The sandbox after HTTP and the workers: what they still run may call it.
   for (const stop of stops) await stop();
+  await outside.sandbox.close();
   await database.close();
 }

@@ -1,10 +1,4 @@
-import {
-  integerVariable,
-  listVariable,
-  mailEnvironment,
-  paymentEnvironment,
-  storageEnvironment,
-} from '@cartwright/service';
+import { integerVariable, listVariable, outsideEnvironment, storageEnvironment } from '@cartwright/service';
 import * as v from 'valibot';
 
 /** `https://shop.example` or `http://localhost:5173`: scheme, host and port, nothing else. */
@@ -35,6 +29,5 @@ export const httpEnvironment = {
     ),
   ),
   ...storageEnvironment,
-  ...paymentEnvironment,
-  ...mailEnvironment,
+  ...outsideEnvironment,
 };

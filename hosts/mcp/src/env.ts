@@ -1,4 +1,4 @@
-import { mailEnvironment, paymentEnvironment, storageEnvironment } from '@cartwright/service';
+import { outsideEnvironment, storageEnvironment } from '@cartwright/service';
 import * as v from 'valibot';
 
 /** The stdio binary's variables, validated by the service's `readEnvironment` before anything opens. */
@@ -6,6 +6,5 @@ export const mcpEnvironment = {
   /** The token every call of the session is made with: it picks the shop and the permissions. */
   CARTWRIGHT_TOKEN: v.pipe(v.string('expected a Cartwright token'), v.minLength(1)),
   ...storageEnvironment,
-  ...paymentEnvironment,
-  ...mailEnvironment,
+  ...outsideEnvironment,
 };

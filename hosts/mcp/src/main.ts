@@ -2,10 +2,8 @@ import { createDatabase, type Database, DataDirectoryInUseError } from '@cartwri
 import {
   createServices,
   EnvironmentError,
-  type MailServices,
-  mailServicesOf,
-  type PaymentServices,
-  paymentServicesOf,
+  type OutsideServices,
+  outsideServicesOf,
   readEnvironment,
 } from '@cartwright/service';
 import { mcpEnvironment } from './env.ts';
@@ -18,12 +16,10 @@ function report(message: string): void {
 
 async function main(): Promise<number> {
   let env: ReturnType<typeof readEnvironment<typeof mcpEnvironment>>;
-  let payments: PaymentServices;
-  let mail: MailServices;
+  let outside: OutsideServices;
   try {
     env = readEnvironment(mcpEnvironment, process.env);
-    payments = paymentServicesOf(env);
-    mail = mailServicesOf(env);
+    outside = outsideServicesOf(env);
   } catch (error) {
     if (!(error instanceof EnvironmentError)) throw error;
     report(error.message);
@@ -33,6 +29,7 @@ async function main(): Promise<number> {
   try {
     database = await createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.CARTWRIGHT_DATA_DIR });
   } catch (error) {
+    await outside.sandbox.close();
     // DataDirectoryInUseError explains itself; anything else is storage that cannot be reached.
     report(
       error instanceof DataDirectoryInUseError
@@ -46,7 +43,7 @@ async function main(): Promise<number> {
   process.once('SIGINT', () => stop.abort());
   try {
     return await runStdioServer({
-      services: createServices(database, { payments, mail }),
+      services: createServices(database, outside),
       token: env.CARTWRIGHT_TOKEN,
       stdin: process.stdin,
       stdout: process.stdout,
@@ -54,6 +51,7 @@ async function main(): Promise<number> {
       signal: stop.signal,
     });
   } finally {
+    await outside.sandbox.close();
     await database.close();
   }
 }

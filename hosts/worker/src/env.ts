@@ -1,13 +1,10 @@
 import {
   EnvironmentError,
   integerVariable,
-  type MailServices,
-  mailEnvironment,
-  mailServicesOf,
-  type PaymentServices,
+  type OutsideServices,
+  outsideEnvironment,
+  outsideServicesOf,
   PROCESS_ROLES,
-  paymentEnvironment,
-  paymentServicesOf,
   readEnvironment,
   storageEnvironment,
   type WorkerRole,
@@ -32,8 +29,7 @@ export const workerEnvironment = {
   PROCESS_ROLE: v.optional(v.picklist(['all', ...WORKER_ROLES]), 'all'),
   ...storageEnvironment,
   ...workerTimingEnvironment,
-  ...paymentEnvironment,
-  ...mailEnvironment,
+  ...outsideEnvironment,
 };
 
 /** What main.ts needs, as plain options. */
@@ -45,10 +41,11 @@ export interface WorkerConfig {
   readonly pollMs: number;
   readonly leaseMs: number;
   readonly flowBatch: number;
-  /** The payment provider port and return origin (from the payment variables). */
-  readonly payments: PaymentServices;
-  /** The mail port and sender address (from SMTP_URL and MAIL_FROM). */
-  readonly mail: MailServices;
+  /**
+   * The payment provider, the mail server, apps' external services (from their variables) and the
+   * app sandbox, whose threads start on its first call; the process closes it on shutdown.
+   */
+  readonly outside: OutsideServices;
 }
 
 export type WorkerConfigResult =
@@ -74,11 +71,9 @@ export function readWorkerEnv(
   if (env.PROCESS_ROLE !== 'all' && env.DATABASE_URL === undefined) {
     return { ok: false, message: needsPostgres(env.PROCESS_ROLE) };
   }
-  let payments: PaymentServices;
-  let mail: MailServices;
+  let outside: OutsideServices;
   try {
-    payments = paymentServicesOf(env);
-    mail = mailServicesOf(env);
+    outside = outsideServicesOf(env);
   } catch (error) {
     if (error instanceof EnvironmentError) return { ok: false, message: error.message };
     throw error;
@@ -93,8 +88,7 @@ export function readWorkerEnv(
       pollMs: env.WORKER_POLL_MS,
       leaseMs: env.WORKER_LEASE_MS,
       flowBatch: env.WORKER_FLOW_BATCH,
-      payments,
-      mail,
+      outside,
     },
   };
 }

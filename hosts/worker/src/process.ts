@@ -26,11 +26,12 @@ export function runWorkerProcess(extra: Partial<WorkerOptions> = {}): void {
     try {
       database = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     } catch (error) {
+      await config.outside.sandbox.close();
       if (!(error instanceof DataDirectoryInUseError)) throw error;
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
-    const handle = startWorkers(createServices(database, { payments: config.payments, mail: config.mail }), {
+    const handle = startWorkers(createServices(database, config.outside), {
       roles: config.roles,
       pollMs: config.pollMs,
       leaseMs: config.leaseMs,
@@ -49,6 +50,7 @@ export function runWorkerProcess(extra: Partial<WorkerOptions> = {}): void {
     const signal = await stopSignal;
     writeJsonLine({ level: 'info', msg: 'shutting down', signal, owner: handle.owner });
     await handle.stop();
+    await config.outside.sandbox.close();
     await database.close();
     return 0;
   }

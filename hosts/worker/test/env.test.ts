@@ -1,6 +1,9 @@
-import { noMailer, noPaymentProvider } from '@cartwright/service';
+import { noAppServices, noMailer, noPaymentProvider } from '@cartwright/service';
 import { describe, expect, it } from 'vitest';
 import { readWorkerEnv, WORKER_ROLES } from '../src/index.ts';
+
+/** The app sandbox pool, created for every process (its threads start on the first call). */
+const lazySandbox = expect.objectContaining({ run: expect.any(Function), close: expect.any(Function) });
 
 describe('readWorkerEnv', () => {
   it('defaults to every worker role on embedded storage', () => {
@@ -14,8 +17,12 @@ describe('readWorkerEnv', () => {
         pollMs: 1000,
         leaseMs: 30_000,
         flowBatch: 50,
-        payments: { provider: noPaymentProvider, publicBaseUrl: null },
-        mail: { mailer: noMailer, from: null },
+        outside: {
+          payments: { provider: noPaymentProvider, publicBaseUrl: null },
+          mail: { mailer: noMailer, from: null },
+          appServices: noAppServices,
+          sandbox: lazySandbox,
+        },
       },
     });
     expect(WORKER_ROLES).not.toContain('http');
@@ -41,8 +48,12 @@ describe('readWorkerEnv', () => {
         pollMs: 250,
         leaseMs: 1500,
         flowBatch: 20,
-        payments: { provider: noPaymentProvider, publicBaseUrl: null },
-        mail: { mailer: noMailer, from: null },
+        outside: {
+          payments: { provider: noPaymentProvider, publicBaseUrl: null },
+          mail: { mailer: noMailer, from: null },
+          appServices: noAppServices,
+          sandbox: lazySandbox,
+        },
       },
     });
   });
@@ -79,7 +90,28 @@ describe('readWorkerEnv', () => {
       { SMTP_URL: 'smtp://mailer:secret@mail.example.com' },
       'Invalid MAIL_FROM: required when SMTP_URL is set (the address mail is sent from)',
     ],
+    [
+      {
+        APP_SERVICES:
+          '{"loyalty":{"baseUrl":"http://loyalty.example","credential":"svc-credential-0123456789"}}',
+      },
+      'Invalid APP_SERVICES: the baseUrl of app loyalty must be https:// (http:// only on a loopback host: 127.0.0.1, ::1 or localhost)',
+    ],
   ])('rejects %o with one line that names the variable', (env, message) => {
     expect(readWorkerEnv(env)).toEqual({ ok: false, message });
+  });
+});
+
+describe('readWorkerEnv with APP_SERVICES', () => {
+  it('configures each app’s external service', async () => {
+    const result = readWorkerEnv({
+      APP_SERVICES: JSON.stringify({
+        loyalty: { baseUrl: 'https://loyalty.example/actions', credential: 'svc-credential-0123456789' },
+      }),
+    });
+    if (!result.ok) throw new Error(result.message);
+    expect(result.config.outside.appServices.isConfigured('loyalty')).toBe(true);
+    expect(result.config.outside.appServices.isConfigured('reviews')).toBe(false);
+    await result.config.outside.sandbox.close();
   });
 });
