@@ -7,6 +7,8 @@ import { createHarness, type Harness } from './harness.ts';
 // shop, and uninstalling keeps or purges by an explicit choice. Installing needs apps.manage.
 
 let h: Harness;
+/** The example's module: every install of the example (and its variants) ships it. */
+const module = readFileSync(new URL('../../../examples/apps/loyalty/module.js', import.meta.url), 'utf8');
 const example = JSON.parse(
   readFileSync(new URL('../../../examples/apps/loyalty/manifest.json', import.meta.url), 'utf8'),
 ) as Record<string, unknown> & { entities: { id: string; fields: Record<string, unknown>[] }[] };
@@ -30,15 +32,17 @@ afterAll(async () => h?.close());
 describe('the app lifecycle', () => {
   it('installs the example, refuses incompatible upgrades whole, upgrades compatibly, uninstalls', async () => {
     expect(expectOk(await staff('GET', '/api/apps')).items).toEqual([]);
-    const installed = expectOk(await staff('PUT', '/api/apps/loyalty', { revision: 0, manifest: example }));
+    const installed = expectOk(
+      await staff('PUT', '/api/apps/loyalty', { revision: 0, manifest: example, module }),
+    );
     expect(installed).toMatchObject({
       change: 'installed',
       app: { appId: 'loyalty', version: '1.0.0', revision: 1 },
     });
     // The same manifest again changes nothing.
-    expect(expectOk(await staff('PUT', '/api/apps/loyalty', { revision: 1, manifest: example })).change).toBe(
-      'unchanged',
-    );
+    expect(
+      expectOk(await staff('PUT', '/api/apps/loyalty', { revision: 1, manifest: example, module })).change,
+    ).toBe('unchanged');
 
     const before = expectOk(await staff('GET', '/api/apps'));
     for (const [manifest, code] of [
@@ -55,7 +59,7 @@ describe('the app lifecycle', () => {
         'VERSION_CHANGED',
       ],
     ] as const) {
-      const refused = await staff('PUT', '/api/apps/loyalty', { revision: 1, manifest });
+      const refused = await staff('PUT', '/api/apps/loyalty', { revision: 1, manifest, module });
       expect(refused.status, JSON.stringify(refused.body)).toBe(409);
       expect(refused.body.code).toBe('APP_INCOMPATIBLE');
       expect((refused.body.reasons as { code: string }[]).map((reason) => reason.code)).toContain(code);
@@ -66,9 +70,11 @@ describe('the app lifecycle', () => {
       ...fields,
       { name: 'extra', type: 'string', maxLength: 10 },
     ]);
-    const upgraded = expectOk(await staff('PUT', '/api/apps/loyalty', { revision: 1, manifest: compatible }));
+    const upgraded = expectOk(
+      await staff('PUT', '/api/apps/loyalty', { revision: 1, manifest: compatible, module }),
+    );
     expect(upgraded).toMatchObject({ change: 'upgraded', app: { version: '1.1.0', revision: 2 } });
-    const stale = await staff('PUT', '/api/apps/loyalty', { revision: 1, manifest: compatible });
+    const stale = await staff('PUT', '/api/apps/loyalty', { revision: 1, manifest: compatible, module });
     expect(stale.status).toBe(409);
     expect(stale.body.code).toBe('STALE_REVISION');
 
@@ -78,12 +84,13 @@ describe('the app lifecycle', () => {
     const changed = await staff('PUT', '/api/apps/loyalty', {
       revision: 0,
       manifest: variant('1.0.0', (fields) => [...fields, { name: 'extra', type: 'string', maxLength: 10 }]),
+      module,
     });
     expect(changed.status).toBe(409);
     expect(changed.body.code).toBe('APP_INCOMPATIBLE');
-    expect(expectOk(await staff('PUT', '/api/apps/loyalty', { revision: 0, manifest: example })).change).toBe(
-      'installed',
-    );
+    expect(
+      expectOk(await staff('PUT', '/api/apps/loyalty', { revision: 0, manifest: example, module })).change,
+    ).toBe('installed');
   });
 
   it('answers every manifest problem with its pointer, and another app id is refused', async () => {
@@ -100,7 +107,7 @@ describe('the app lifecycle', () => {
     expect(
       (refused.body.errors as { pointer: string }[]).every((error) => error.pointer.startsWith('/manifest')),
     ).toBe(true);
-    const other = await staff('PUT', '/api/apps/other', { revision: 0, manifest: example });
+    const other = await staff('PUT', '/api/apps/other', { revision: 0, manifest: example, module });
     expect(other.status).toBe(422);
     expect(other.body.errors).toEqual([expect.objectContaining({ pointer: '/manifest/id' })]);
   });

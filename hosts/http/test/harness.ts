@@ -65,10 +65,21 @@ function expectStatus(response: { status: number; body: unknown }, status: numbe
   return response.body as Record<string, unknown>;
 }
 
-/** Two shops on a fresh database; `payments` gives the services a provider (default: none). */
-export async function createHarness(options: { readonly payments?: PaymentServices } = {}): Promise<Harness> {
+/**
+ * Two shops on a fresh database; `payments` gives the services a provider (default: none),
+ * `ports` any other outside port (the app sandbox, app services, mail).
+ */
+export async function createHarness(
+  options: {
+    readonly payments?: PaymentServices;
+    readonly ports?: Partial<Pick<Services, 'sandbox' | 'appServices' | 'mail'>>;
+  } = {},
+): Promise<Harness> {
   const database = await createTestDatabase();
-  const services = createServices(database, options.payments ? { payments: options.payments } : {});
+  const services = createServices(database, {
+    ...options.ports,
+    ...(options.payments ? { payments: options.payments } : {}),
+  });
   const app = createApp(services);
   const a = await createShop(services, { name: 'Shop A', ownerEmail: 'owner@a.test' });
   const b = await createShop(services, { name: 'Shop B', ownerEmail: 'owner@b.test' });

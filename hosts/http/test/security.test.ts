@@ -18,9 +18,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
 
-/** The example app (`examples/apps/loyalty`), installed in shop A. */
+/** The example app (`examples/apps/loyalty`) with its module, installed in shop A. */
 const loyaltyManifest: unknown = JSON.parse(
   readFileSync(new URL('../../../examples/apps/loyalty/manifest.json', import.meta.url), 'utf8'),
+);
+const loyaltyModule = readFileSync(
+  new URL('../../../examples/apps/loyalty/module.js', import.meta.url),
+  'utf8',
 );
 
 // The shared security suite: every registered route and every MCP tool must reject a missing
@@ -45,6 +49,8 @@ let aEntitlementId: string;
 let aReviewId: string;
 /** An access grant of shop A's main channel. */
 let aGrantId: string;
+/** A record of the loyalty app's `note` entity in shop A. */
+let aNoteId: string;
 
 const A_TAX_CLASS = '0190f0c8-0000-7000-8000-0000000000a1';
 const A_SHIPPING = '0190f0c8-0000-7000-8000-0000000000a2';
@@ -230,6 +236,23 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     // Another shop installs into its own shop: nothing of shop A is touched.
     'apps.install': [{ appId: 'intruder', revision: 0, manifest: { apiVersion: 1, id: 'intruder' } }, false],
     'apps.uninstall': [{ appId: 'loyalty', revision: 1 }, true],
+    // Shop B has no loyalty app: APP_NOT_INSTALLED (409), and shop A's records stay out of reach.
+    'apps.actions.invoke': [{ appId: 'loyalty', actionId: 'get_note', id: aNoteId }, false],
+    'apps.actions.configure': [{ appId: 'loyalty', actionId: 'score', revision: 1, mcp: true }, false],
+    'apps.tools.list': [{}, false],
+    'apps.entities.list': [{ appId: 'loyalty', entity: 'note' }, false],
+    'apps.entities.create': [
+      { appId: 'loyalty', entity: 'note', customer_id: aCustomerId, body: 'Intruder' },
+      false,
+    ],
+    'apps.entities.get': [{ appId: 'loyalty', entity: 'note', id: aNoteId }, false],
+    'apps.entities.update': [
+      { appId: 'loyalty', entity: 'note', id: aNoteId, revision: 1, data: { body: 'Intruder' } },
+      false,
+    ],
+    'apps.entities.delete': [{ appId: 'loyalty', entity: 'note', id: aNoteId, revision: 1 }, false],
+    'apps.actions.invoke-public': [{ appId: 'loyalty', actionId: 'list_faq' }, true],
+    'apps.entities.list-public': [{ appId: 'loyalty', entity: 'faq' }, true],
     'store.cart.promotionCodes.add': [{ contextToken: aContextToken, code: 'A-ONLY' }, false],
     'store.cart.promotionCodes.remove': [{ contextToken: aContextToken, code: 'A-ONLY' }, false],
   };
@@ -270,7 +293,7 @@ async function seedShopA() {
         discounts: [{ scope: 'cart', type: 'percentage', value: 5 }],
       },
     }),
-    await put('/api/apps/loyalty', { revision: 0, manifest: loyaltyManifest }),
+    await put('/api/apps/loyalty', { revision: 0, manifest: loyaltyManifest, module: loyaltyModule }),
   ];
   for (const response of seeded) if (response.status !== 200) throw new Error(JSON.stringify(response.body));
   const product = { id: A_PRODUCT, sku: 'A-ONLY', translations, categoryIds: [A_CATEGORY] };
@@ -328,6 +351,12 @@ async function seedShopA() {
   });
   if (grant.status !== 201) throw new Error(JSON.stringify(grant.body));
   aGrantId = (grant.body.grant as { id: string }).id;
+  const note = await h.call('POST', '/api/apps/loyalty/actions/add_note', {
+    token: A,
+    body: { customer_id: aCustomerId, body: 'Only shop A has this note.' },
+  });
+  if (note.status !== 200) throw new Error(JSON.stringify(note.body));
+  aNoteId = note.body.id as string;
 }
 
 function request(operation: AnyOperation, input: Record<string, unknown>) {
@@ -635,7 +664,16 @@ describe('every MCP tool', () => {
   it('lists every operation as a tool, except those the spec makes HTTP only', async () => {
     const client = await connect(await principalOf(h.shopA.token));
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(
+    // Besides, one tool per app action shop A's apps expose (the loyalty app: its `mcp: true` list).
+    expect(tools.filter((tool) => tool.name.startsWith('app.')).map((tool) => tool.name)).toEqual([
+      'app.loyalty.list',
+    ]);
+    expect(
+      tools
+        .filter((tool) => !tool.name.startsWith('app.'))
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(
       operations
         .filter(isMcpTool)
         .map((operation) => operation.name)
@@ -667,6 +705,32 @@ describe('every MCP tool', () => {
       await client.close();
     },
   );
+
+  it('offers another shop none of shop A’s app tools, and its calls reach nothing of shop A', async () => {
+    const client = await connect(await principalOf(h.shopB.token));
+    const reader = await connect(await principalOf(await tokenWithout('apps.write')));
+    const before = await snapshotOfShopA();
+    expect((await client.listTools()).tools.filter((tool) => tool.name.startsWith('app.'))).toEqual([]);
+    for (const [name, args] of [
+      ['app.loyalty.list', {}],
+      ['app.loyalty.get_note', { id: aNoteId }],
+      ['app.loyalty.delete_note', { id: aNoteId, revision: 1 }],
+    ] as const) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError).toBe(true);
+      expect((result.structuredContent as { code: string }).code).toBe('APP_NOT_INSTALLED');
+      expect(JSON.stringify(result)).not.toContain(h.shopA.tenantId);
+    }
+    // A reader of shop A sees the read-only tool, and may not call a writing action as a tool.
+    expect((await reader.listTools()).tools.map((tool) => tool.name)).toContain('app.loyalty.list');
+    const refused = await reader.callTool({
+      name: 'app.loyalty.delete_note',
+      arguments: { id: aNoteId, revision: 1 },
+    });
+    expect(refused.isError).toBe(true);
+    expect(await snapshotOfShopA()).toEqual(before);
+    await Promise.all([client.close(), reader.close()]);
+  });
 
   it.each(guarded.filter(isMcpTool).map((operation) => [operation.name, operation] as const))(
     '%s refuses a caller without its permission with FORBIDDEN',

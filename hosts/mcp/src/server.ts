@@ -1,5 +1,7 @@
 import {
   type AnyOperation,
+  type AppTool,
+  appTools,
   type Failure,
   FileContent,
   fail,
@@ -10,6 +12,7 @@ import {
   ok,
   operations,
   type Principal,
+  parseAppToolName,
   type Result,
   type Services,
   staffInputSchema,
@@ -117,10 +120,29 @@ function failed(failure: Failure): CallToolResult {
  */
 export type PrincipalSource = Principal | (() => Promise<Result<Principal>>);
 
+function appToolOf(tool: AppTool): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: { ...tool.inputSchema, type: 'object' } as ObjectSchema,
+    annotations: { readOnlyHint: tool.readOnly },
+  };
+}
+
+/** What a tools/list answered about the shop's apps: it changed when this string does. */
+function appToolsSignature(tools: readonly AppTool[]): string {
+  return tools.map((tool) => tool.name).join('\n');
+}
+
+/** The operation behind every app tool `app.<app>.<action>`: the dynamic action door. */
+const APP_ACTION_OPERATION = 'apps.actions.invoke';
+
 /**
- * The one MCP server factory behind stdio and Streamable HTTP: a tool per registry operation,
- * every call made through `invokeOperation`. Domain failures are `isError` results carrying the
- * same `code` as the HTTP problem body.
+ * The one MCP server factory behind stdio and Streamable HTTP: a tool per registry operation and
+ * one per app action the shop's installed apps expose to the caller (`app.<app>.<action>`), every
+ * call made through `invokeOperation`. Domain failures are `isError` results carrying the same
+ * `code` as the HTTP problem body. The tool list follows installs: after a call, when the app
+ * tools the caller would see differ from the last list, the server sends `list_changed`.
  */
 export function createMcpServer(
   services: Services,
@@ -130,17 +152,38 @@ export function createMcpServer(
   const server = new McpServer(SERVER_INFO);
   // registerTool accepts only zod schemas; the registry's schemas are valibot, so the tool
   // requests are answered directly on the low-level server.
-  server.server.registerCapabilities({ tools: {} });
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...mcpTools()] }));
+  server.server.registerCapabilities({ tools: { listChanged: true } });
+  const principalNow = (): Promise<Result<Principal>> =>
+    typeof principalSource === 'function' ? principalSource() : Promise.resolve(ok(principalSource));
+  let listedAppTools: string | null = null;
+  server.server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const principal = await principalNow();
+    const apps = principal.ok ? await appTools(services, principal.value) : [];
+    listedAppTools = appToolsSignature(apps);
+    return { tools: [...mcpTools(), ...apps.map(appToolOf)] };
+  });
+  /** Tells the client to list again when the app tools it would see changed (an install, an uninstall, a setting). */
+  const noticeAppToolChanges = async (principal: Principal) => {
+    if (listedAppTools === null) return;
+    const now = appToolsSignature(await appTools(services, principal));
+    if (now === listedAppTools) return;
+    listedAppTools = now;
+    await server.server.sendToolListChanged();
+  };
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const operation = findOperation(request.params.name);
-    if (!operation || !isMcpTool(operation)) {
-      return failed(fail('NOT_FOUND', `No tool is named ${request.params.name}.`));
+    const name = request.params.name;
+    const appTool = parseAppToolName(name);
+    const operation = appTool ? findOperation(APP_ACTION_OPERATION) : findOperation(name);
+    if (!operation || !(appTool || isMcpTool(operation))) {
+      return failed(fail('NOT_FOUND', `No tool is named ${name}.`));
     }
     try {
-      const principal = typeof principalSource === 'function' ? await principalSource() : ok(principalSource);
+      const principal = await principalNow();
       if (!principal.ok) return failed(principal);
-      const result = await invokeOperation(services, operation, principal.value, request.params.arguments);
+      const input = appTool ? { ...request.params.arguments, ...appTool } : request.params.arguments;
+      const result = await invokeOperation(services, operation, principal.value, input, 'mcp');
+      // Another session may have installed an app meanwhile: any call is a moment to notice.
+      await noticeAppToolChanges(principal.value);
       if (!result.ok) return failed(result);
       return operation.file ? fileResult(operation, result.value) : succeeded(result.value);
     } catch (error) {

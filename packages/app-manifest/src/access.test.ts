@@ -16,7 +16,7 @@ describe('what the service asks of a manifest', () => {
 
   it('lets readers list and get, and asks apps.write for the rest', () => {
     expect(manifest.actions.map((candidate) => [candidate.id, actionPermission(candidate)])).toEqual([
-      ['list_notes', 'apps.read'],
+      ['list', 'apps.read'],
       ['get_note', 'apps.read'],
       ['add_note', 'apps.write'],
       ['update_note', 'apps.write'],
@@ -31,7 +31,7 @@ describe('what the service asks of a manifest', () => {
   it('finds the shape a webhook body or schedule input must fit', () => {
     expect(actionInputShape(manifest, action('add_note'))).toBe(manifest.entities[0]!.fields);
     expect(actionInputShape(manifest, action('digest'))).toBe((action('digest') as { input: unknown }).input);
-    expect(actionInputShape(manifest, action('list_notes'))).toBeNull();
+    expect(actionInputShape(manifest, action('list'))).toBeNull();
     expect(entityOf(manifest, action('list_faq'))?.id).toBe('faq');
     expect(entityOf(manifest, action('score'))).toBeNull();
   });

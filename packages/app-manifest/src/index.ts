@@ -61,6 +61,7 @@ export {
   Webhook,
 } from './schema.ts';
 export { SECRET_NAME_STEMS, secretStemOf } from './secrets.ts';
+export { fieldJsonSchema, shapeJsonSchema, type ValueJsonSchema } from './value-schema.ts';
 export {
   type CheckedValue,
   type CheckOptions,

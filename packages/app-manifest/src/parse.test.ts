@@ -5,7 +5,7 @@ import { parseManifest } from './parse.ts';
 
 // Indexes into examples/apps/loyalty/manifest.json, which every case edits.
 // entities: 0 note (0 customer_id, 1 body, 2 tier, 3 points, 4 follow_up_on), 1 faq (0 question,
-// 1 answer, 2 position); actions: 0 list_notes, 1 get_note, 2 add_note, 3 update_note,
+// 1 answer, 2 position); actions: 0 list, 1 get_note, 2 add_note, 3 update_note,
 // 4 delete_note, 5 list_faq, 6 add_faq, 7 score, 8 digest; blocks: 0 customer_notes (table),
 // 1 new_note (form), 2 customer_score (action); schedules: 0 weekly_digest; webhooks: 0 crm_note.
 
@@ -200,7 +200,7 @@ const refusals: readonly Case[] = [
   {
     name: 'a block declared twice, a block field twice',
     edits: [
-      ['set', '/blocks/3', { id: 'new_note', kind: 'card', mount: 'admin.customer', action: 'list_notes' }],
+      ['set', '/blocks/3', { id: 'new_note', kind: 'card', mount: 'admin.customer', action: 'list' }],
       ['set', '/blocks/0/fields/3', 'tier'],
     ],
     issues: ['MANIFEST_DUPLICATE_ID /blocks/3/id', 'MANIFEST_DUPLICATE_ID /blocks/0/fields/3'],
@@ -399,7 +399,7 @@ const refusals: readonly Case[] = [
     name: 'a table of a create action, an action block of a list',
     edits: [
       ['set', '/blocks/0/action', 'add_note'],
-      ['set', '/blocks/2/action', 'list_notes'],
+      ['set', '/blocks/2/action', 'list'],
     ],
     issues: ['MANIFEST_ACTION_KIND /blocks/0/action', 'MANIFEST_ACTION_KIND /blocks/2/action'],
   },
@@ -411,7 +411,7 @@ const refusals: readonly Case[] = [
   {
     name: 'a schedule of a list, a webhook of an update',
     edits: [
-      ['set', '/schedules/0/action', 'list_notes'],
+      ['set', '/schedules/0/action', 'list'],
       ['set', '/webhooks/0/action', 'update_note'],
     ],
     issues: ['MANIFEST_ACTION_KIND /schedules/0/action', 'MANIFEST_ACTION_KIND /webhooks/0/action'],

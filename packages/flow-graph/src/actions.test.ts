@@ -66,8 +66,8 @@ const HAPPY: Record<string, { given: Record<string, unknown>; canonical: Record<
     canonical: { instruction: 'Suggest a follow-up offer.' },
   },
   app_action: {
-    given: { appId: 'erp', action: 'sync-order' },
-    canonical: { appId: 'erp', action: 'sync-order' },
+    given: { appId: 'erp', action: 'sync-order', input: { order: { $fact: 'order.id' }, mode: 'full' } },
+    canonical: { appId: 'erp', action: 'sync-order', input: { order: { $fact: 'order.id' }, mode: 'full' } },
   },
 };
 
@@ -214,6 +214,9 @@ describe('invalid configs', () => {
     ['ai_proposal', { instruction: 'x'.repeat(2001) }, '/instruction'],
     ['app_action', { appId: 'erp' }, '/action'],
     ['app_action', { appId: '', action: 'x' }, '/appId'],
+    ['app_action', { appId: 'erp', action: 'x', input: { id: { $fact: 'order.secret' } } }, '/input/id'],
+    ['app_action', { appId: 'erp', action: 'x', input: { id: { $fact: 'order.id', x: 1 } } }, '/input/id'],
+    ['app_action', { appId: 'erp', action: 'x', input: [] }, '/input'],
     ['action.stop.flow', { reason: 'done' }, '/reason'],
     ['action.change.customer.status', { active: 'yes' }, '/active'],
     ['action.grant.download.access', { value: 1 }, '/value'],

@@ -100,6 +100,39 @@ const CODES_CONFIG = v.pipe(
 );
 const CUSTOM_FIELD_CONFIG = v.strictObject({ field: text(MAX_NAME), value: JsonValue });
 
+/**
+ * The facts of a flow's subject an `app_action` input may bind (`{"$fact": name}`): the order the
+ * starting event names and its customer. The service reads them when the step runs.
+ */
+export const APP_ACTION_FACTS = [
+  'order.id',
+  'order.number',
+  'order.customerId',
+  'order.currency',
+  'order.language',
+  'order.totalGross',
+  'customer.orderCount',
+] as const;
+export type AppActionFact = (typeof APP_ACTION_FACTS)[number];
+
+/** Whether a value is shaped as a fact binding: an object with a `$fact` member. */
+function isBindingShaped(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, '$fact')
+  );
+}
+
+/** An app action's input member: a JSON value, or a binding `{"$fact": name}` to a fact of the flow's subject. */
+const AppInputMember = v.pipe(
+  JsonValue,
+  v.check(
+    (value) =>
+      !isBindingShaped(value) ||
+      (Object.keys(value).length === 1 && (APP_ACTION_FACTS as readonly unknown[]).includes(value.$fact)),
+    `a binding is {"$fact": name} with a name of ${APP_ACTION_FACTS.join(', ')}`,
+  ),
+);
+
 const GROUPS = ['consumer', 'business'] as const;
 const ORDER_STATE_KINDS = ['order', 'payment', 'delivery'] as const;
 const DOCUMENT_KINDS = ['invoice', 'delivery_note'] as const;
@@ -139,7 +172,21 @@ export const ACTION_CONFIG_SCHEMAS: Readonly<Record<string, ConfigSchema>> = {
     ),
   }),
   ai_proposal: v.strictObject({ instruction: text(MAX_TEXT) }),
-  app_action: v.strictObject({ appId: text(MAX_NAME), action: text(MAX_NAME) }),
+  app_action: v.strictObject({
+    appId: text(MAX_NAME),
+    action: text(MAX_NAME),
+    input: v.optional(
+      v.pipe(
+        v.custom<Record<string, unknown>>(
+          (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
+          'expected an object of input members',
+        ),
+        v.record(v.pipe(v.string(), v.maxLength(MAX_NAME)), AppInputMember),
+        v.maxEntries(64),
+      ),
+      {},
+    ),
+  }),
 };
 
 /** An unsupported option found in a config: the top-level key it sits under and why. */

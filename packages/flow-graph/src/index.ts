@@ -3,6 +3,8 @@ export {
   type ActionConfigIssue,
   type ActionConfigIssueCode,
   type ActionConfigResult,
+  APP_ACTION_FACTS,
+  type AppActionFact,
   isJsonValue,
   isKnownAction,
   normalizeActionConfig,

@@ -13,7 +13,16 @@ export {
   createHttpAppServices,
   type HttpAppServicesOptions,
 } from './apps/external/http-app-services.ts';
+export {
+  type AppActionRequest,
+  type AppCaller,
+  appToolName,
+  exposedOverMcp,
+  invokeAppAction,
+  parseAppToolName,
+} from './apps/invoke.ts';
 export { createWorkerAppSandbox, type WorkerSandboxOptions } from './apps/sandbox/worker-pool.ts';
+export { type AppTool, actionInputSchema, appTools } from './apps/tools.ts';
 export { type CartView, factsOfCart, openCartOf, viewCart } from './carts/cart.ts';
 export { cartFacts } from './carts/facts.ts';
 export { type CartPricing, type CartProblem, priceStoredCart } from './carts/pricing.ts';

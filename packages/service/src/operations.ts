@@ -1,5 +1,6 @@
 import { addMember, listShopMembers, removeMember } from './access/members.operations.ts';
 import { createShopToken, listShopTokens, revokeShopToken } from './access/operations.ts';
+import { appActionOperations } from './apps/actions.operations.ts';
 import { appOperations } from './apps/operations.ts';
 import {
   deleteAutomationDefinition,
@@ -85,6 +86,7 @@ export const operations: readonly AnyOperation[] = [
   addOrderNote,
   ...paymentOperations,
   ...appOperations,
+  ...appActionOperations,
   listStoreProducts,
   getStoreProduct,
   ...reviewOperations,

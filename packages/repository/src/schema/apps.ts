@@ -30,6 +30,8 @@ export const appVersions = pgTable(
     appId: text('app_id').notNull(),
     version: text('version').notNull(),
     manifest: jsonb('manifest').$type<Record<string, unknown>>().notNull(),
+    /** The version's JavaScript module (its `runtime: module` service actions), if it ships one. */
+    module: text('module'),
     createdAt: createdAt(),
   },
   (t) => [tenantKey(t, t.appId, t.version)],

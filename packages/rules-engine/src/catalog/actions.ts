@@ -276,6 +276,7 @@ export const ACTIONS: readonly ActionDefinition[] = [
     configKeys: [
       { name: 'appId', type: 'string', required: true },
       { name: 'action', type: 'string', required: true },
+      { name: 'input', type: 'object', required: false },
     ],
     sourceConfigKeys: [],
     area: 'apps',

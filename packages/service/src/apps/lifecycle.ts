@@ -11,6 +11,7 @@ import {
   purgeAppRecords,
   updateAppAtRevision,
 } from '@cartwright/repository';
+import { SANDBOX_LIMITS } from '../kernel/app-sandbox.ts';
 import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
 import { type Actor, recordEvent } from '../kernel/events.ts';
 import { staleRevision } from '../kernel/revision-bound.ts';
@@ -39,6 +40,21 @@ function checkedManifest(input: unknown): Result<Manifest> {
   });
 }
 
+/** The module source as the version stores it: required exactly when an action runs in it. */
+function checkedModule(manifest: Manifest, module: string | undefined): Result<string | null> {
+  const needed = manifest.actions.some((action) => action.kind === 'service' && action.runtime === 'module');
+  const problem = (message: string) =>
+    fail('VALIDATION_FAILED', `The module does not fit the manifest: ${message}.`, {
+      errors: [{ pointer: '/module', message }],
+    });
+  if (module === undefined) return needed ? problem('its module actions need the module source') : ok(null);
+  if (!needed) return problem('no action of the manifest runs in a module');
+  if (Buffer.byteLength(module, 'utf8') > SANDBOX_LIMITS.maxModuleSourceBytes) {
+    return problem(`a module holds at most ${SANDBOX_LIMITS.maxModuleSourceBytes} bytes`);
+  }
+  return ok(module);
+}
+
 /**
  * Installs (`revision` 0) or upgrades (the installed revision) the app `appId` to `input`'s
  * version. An upgrade must be compatible with the installed version (`diffManifests`); a version
@@ -49,11 +65,18 @@ export async function installApp(
   services: Services,
   tenantId: string,
   actor: Actor,
-  request: { readonly appId: string; readonly revision: number; readonly manifest: unknown },
+  request: {
+    readonly appId: string;
+    readonly revision: number;
+    readonly manifest: unknown;
+    readonly module?: string | undefined;
+  },
 ): Promise<Result<{ app: AppRow; change: AppChange }>> {
   const checked = checkedManifest(request.manifest);
   if (!checked.ok) return checked;
   const manifest = checked.value;
+  const module = checkedModule(manifest, request.module);
+  if (!module.ok) return module;
   if (manifest.id !== request.appId) {
     return fail('VALIDATION_FAILED', `The manifest is app "${manifest.id}", not "${request.appId}".`, {
       errors: [{ pointer: '/manifest/id', message: `must be ${request.appId}` }],
@@ -65,17 +88,17 @@ export async function installApp(
   }
   const stored = manifest as unknown as Record<string, unknown>;
   const known = await findAppVersion(tx, tenantId, manifest.id, manifest.version);
-  if (known && !isDeepStrictEqual(known.manifest, stored)) {
+  if (known && (!isDeepStrictEqual(known.manifest, stored) || known.module !== module.value)) {
     return fail(
       'APP_INCOMPATIBLE',
-      `Version ${manifest.version} of ${manifest.id} was installed here with another manifest; versions never change: raise the version.`,
+      `Version ${manifest.version} of ${manifest.id} was installed here with another manifest or module; versions never change: raise the version.`,
       {
         extensions: {
           reasons: [
             {
               code: 'VERSION_CHANGED',
               pointer: '/manifest/version',
-              message: 'this version had another manifest',
+              message: 'this version had another manifest or module',
             },
           ],
         },
@@ -106,6 +129,7 @@ export async function installApp(
       appId: manifest.id,
       version: manifest.version,
       manifest: stored,
+      module: module.value,
       createdAt: now,
     });
   const app = current
@@ -161,4 +185,62 @@ export async function uninstallApp(
     purgedRecords,
   });
   return ok({ appId: request.appId, uninstalled: true as const, purgedRecords });
+}
+
+/** A change of one action's access settings: a value sets it, null returns to the manifest's. */
+export interface ActionSettingsChange {
+  readonly appId: string;
+  readonly actionId: string;
+  readonly revision: number;
+  readonly mcp?: boolean | null | undefined;
+  readonly intelligenceTool?: boolean | null | undefined;
+}
+
+/**
+ * Sets the merchant's access settings of one action at the app's revision (kept across upgrades
+ * while the action exists, decision 0035).
+ */
+export async function configureAction(
+  tx: Executor,
+  services: Services,
+  tenantId: string,
+  actor: Actor,
+  change: ActionSettingsChange,
+): Promise<Result<AppRow>> {
+  const current = await findApp(tx, tenantId, change.appId, 'update');
+  if (!current) return fail('APP_NOT_INSTALLED', `The app ${change.appId} is not installed in this shop.`);
+  if (current.revision !== change.revision) return staleRevision(change.revision, current.revision);
+  if (!manifestOf(current).actions.some((action) => action.id === change.actionId)) {
+    return fail('APP_ACTION_NOT_FOUND', `The app ${change.appId} declares no action ${change.actionId}.`);
+  }
+  const settings: Record<string, unknown> = {
+    ...((current.actionSettings[change.actionId] as Record<string, unknown> | undefined) ?? {}),
+  };
+  for (const key of ['mcp', 'intelligenceTool'] as const) {
+    const value = change[key];
+    if (value === null) delete settings[key];
+    else if (value !== undefined) settings[key] = value;
+  }
+  const others = Object.fromEntries(
+    Object.entries(current.actionSettings).filter(([id]) => id !== change.actionId),
+  );
+  const app = await updateAppAtRevision(
+    tx,
+    tenantId,
+    change.appId,
+    current.revision,
+    {
+      version: current.version,
+      manifest: current.manifest,
+      actionSettings: Object.keys(settings).length > 0 ? { ...others, [change.actionId]: settings } : others,
+    },
+    services.clock.now(),
+  );
+  if (!app) throw new Error('app row changed while locked');
+  await recordEvent(tx, services, tenantId, actor, 'app.action_configured', {
+    appId: app.appId,
+    actionId: change.actionId,
+    settings,
+  });
+  return ok(app);
 }

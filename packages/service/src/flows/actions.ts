@@ -1,10 +1,12 @@
 import { MachineName } from '@cartwright/commerce';
-import { isJsonValue } from '@cartwright/flow-graph';
+import { APP_ACTION_FACTS, type AppActionFact, isJsonValue } from '@cartwright/flow-graph';
 import {
   type CustomerRow,
+  type Executor,
   findApp,
   findCustomer,
   findCustomerGroup,
+  findCustomerHistory,
   findDocument,
   findOrder,
   findTenant,
@@ -16,6 +18,8 @@ import {
 } from '@cartwright/repository';
 import * as v from 'valibot';
 import { EMAIL_DELIVERY_APP_ID } from '../apps/first-party.ts';
+import { invokeAppAction } from '../apps/invoke.ts';
+import { manifestOf } from '../apps/lifecycle.ts';
 import {
   type CustomerChanges,
   CustomerGroup,
@@ -37,7 +41,13 @@ import {
 } from '../orders/changes.ts';
 import { transitionOrder } from '../orders/transitions.ts';
 import { NATIVE_CUSTOMER_GROUPS } from '../shop/starter-definitions.ts';
-import { type ActionContext, type ActionHandler, type OutsidePart, withOutsidePart } from './model.ts';
+import {
+  type ActionContext,
+  type ActionHandler,
+  type OutsideContext,
+  type OutsidePart,
+  withOutsidePart,
+} from './model.ts';
 
 // The flow actions: each one a real domain effect through the same internal functions the staff
 // operations use (so every guard, event and session revocation applies), run in the step's own
@@ -47,7 +57,7 @@ import { type ActionContext, type ActionHandler, type OutsidePart, withOutsidePa
 type Config = Readonly<Record<string, unknown>>;
 
 /** The actor events and activity entries carry when a flow acts. */
-function flowActor(context: ActionContext): Actor {
+function flowActor(context: OutsideContext): Actor {
   return {
     kind: 'flow',
     flowId: context.job.flowId,
@@ -622,19 +632,114 @@ const recordProposal: ActionHandler = async (context, config) => {
   return written.ok ? ok({ proposalId: written.value }) : written;
 };
 
-const runAppAction: ActionHandler = async (_context, config) => {
-  const appId = typeof config.appId === 'string' ? config.appId : 'unknown';
-  const name = typeof config.action === 'string' ? config.action : 'unknown';
-  return appNotInstalled(appId, name);
+const AppActionConfig = v.object({
+  appId: v.string(),
+  action: v.string(),
+  input: v.optional(v.record(v.string(), v.unknown()), {}),
+});
+
+/** The value of one fact of the flow's subject an app action's input binds (`{"$fact": name}`). */
+async function factValue(
+  tx: Executor,
+  context: OutsideContext,
+  fact: AppActionFact,
+): Promise<Result<unknown>> {
+  const orderId = context.subject.orderId;
+  const order = orderId ? await findOrder(tx, context.tenantId, orderId) : undefined;
+  if (!order) {
+    return fail(
+      'NOT_FOUND',
+      `The app action's input binds ${fact}, but the event that started this flow names no order.`,
+    );
+  }
+  switch (fact) {
+    case 'order.id':
+      return ok(order.id);
+    case 'order.number':
+      return ok(order.number);
+    case 'order.customerId':
+      return ok(order.customerId);
+    case 'order.currency':
+      return ok(order.currency);
+    case 'order.language':
+      return ok(order.language);
+    case 'order.totalGross': {
+      const total = (order.price.total as { gross?: unknown } | undefined)?.gross;
+      return ok(typeof total === 'number' ? total : null);
+    }
+    case 'customer.orderCount': {
+      if (!order.customerId) return ok(0);
+      return ok((await findCustomerHistory(tx, context.tenantId, order.customerId))?.orderCount ?? 0);
+    }
+  }
+}
+
+/** The app action's input with each `{"$fact": name}` member replaced by that fact's value. */
+async function boundInput(
+  tx: Executor,
+  context: OutsideContext,
+  input: Readonly<Record<string, unknown>>,
+): Promise<Result<Record<string, unknown>>> {
+  const bound: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(input)) {
+    const fact = (member as { $fact?: unknown } | null)?.$fact;
+    if (
+      typeof member === 'object' &&
+      member !== null &&
+      (APP_ACTION_FACTS as readonly unknown[]).includes(fact)
+    ) {
+      const value = await factValue(tx, context, fact as AppActionFact);
+      if (!value.ok) return value;
+      bound[name] = value.value;
+    } else bound[name] = member;
+  }
+  return ok(bound);
+}
+
+/**
+ * The outside part of `app_action`: an action served by the app's external service is called
+ * here, with no transaction open and the step key as its idempotency key; an answer that may have
+ * had its effect without an output makes the job uncertain. Every other action runs inside.
+ */
+const appActionOutside: OutsidePart = async (context, config) => {
+  const parsed = configOf('app_action', AppActionConfig, config);
+  if (!parsed.ok) return parsed;
+  const { appId, action: actionId } = parsed.value;
+  const db = context.services.database.db;
+  const app = await findApp(db, context.tenantId, appId);
+  const action = app ? manifestOf(app).actions.find((item) => item.id === actionId) : undefined;
+  if (action?.kind !== 'service' || action.runtime !== 'external') return ok({ ranOutside: false });
+  const input = await boundInput(db, context, parsed.value.input);
+  if (!input.ok) return input;
+  const called = await invokeAppAction(
+    context.services,
+    context.tenantId,
+    { kind: 'flow', actor: flowActor(context), stepKey: context.stepKey },
+    { appId, actionId, input: input.value },
+  );
+  if (called.ok) return ok({ ranOutside: true, output: called.value });
+  return called.extensions?.outcomeUnknown === true ? { ...called, uncertain: true } : called;
 };
 
-function appNotInstalled(appId: string, action: string): Failure {
-  return fail(
-    'APP_NOT_INSTALLED',
-    `The app ${JSON.stringify(appId)} is not installed in this shop, so its action ${JSON.stringify(action)} cannot run.`,
-    { extensions: { app: appId, action } },
+/**
+ * `app_action`: invokes a declared action of an installed app (the executor has checked the
+ * actor's apps.write). Entity actions and the sandboxed module run in the step's transaction;
+ * an external service ran in the outside part, whose output this records.
+ */
+const runAppAction: ActionHandler = withOutsidePart(appActionOutside, async (context, config) => {
+  const outside = context.outside as { ranOutside?: boolean; output?: unknown } | undefined;
+  if (outside?.ranOutside) return ok(outside.output);
+  const parsed = configOf('app_action', AppActionConfig, config);
+  if (!parsed.ok) return parsed;
+  const input = await boundInput(context.tx, context, parsed.value.input);
+  if (!input.ok) return input;
+  return invokeAppAction(
+    context.services,
+    context.tenantId,
+    { kind: 'flow', actor: flowActor(context), tx: context.tx, stepKey: context.stepKey },
+    { appId: parsed.value.appId, actionId: parsed.value.action, input: input.value },
   );
-}
+});
 
 /** One handler per catalog action (`@cartwright/rules-engine` ACTIONS). */
 export const ACTION_HANDLERS: Readonly<Record<string, ActionHandler>> = Object.freeze({

@@ -14,7 +14,12 @@ export interface OperationContext {
   readonly principal: Principal;
   readonly tenantId: string;
   readonly services: Services;
+  /** The door the call came through (MCP exposure is an access decision of app actions); absent: HTTP or in-process. */
+  readonly transport?: Transport | undefined;
 }
+
+/** The transports of staff operations. */
+export type Transport = 'http' | 'mcp';
 
 /** A storefront caller: a sales channel of a shop, and the visitor's cart context token if any. */
 /** What a storefront handler gets: the channel it serves, never a staff principal. */
@@ -139,6 +144,7 @@ export async function invokeOperation(
   operation: AnyOperation,
   principal: Principal,
   rawInput: unknown,
+  transport?: Transport,
 ): Promise<Result<unknown>> {
   if (operation.audience === 'store') return invokeAsStaff(services, operation, principal, rawInput);
   if (operation.permission && !principal.permissions.has(operation.permission)) {
@@ -149,7 +155,7 @@ export async function invokeOperation(
   const parsed = parseInput(operation, rawInput);
   if (!parsed.ok) return parsed;
   return settled(() =>
-    operation.handler({ principal, tenantId: principal.tenantId, services }, parsed.value),
+    operation.handler({ principal, tenantId: principal.tenantId, services, transport }, parsed.value),
   );
 }
 
