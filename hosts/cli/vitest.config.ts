@@ -1,3 +1,7 @@
 import { definePackageConfig } from '@cartwright/tooling/vitest';
+import { mergeConfig } from 'vitest/config';
 
-export default definePackageConfig({ database: true });
+// The globalSetup migrates one embedded data directory per run for the tests to copy.
+export default mergeConfig(definePackageConfig({ database: true }), {
+  test: { globalSetup: ['./test/migrated-data-dir.ts'] },
+});

@@ -1,18 +1,35 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { api, freshStorage, run, type Server, type Storage, startServer, stopServer } from './storage.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  api,
+  freshStorage,
+  migratedStorage,
+  run,
+  type Server,
+  type Storage,
+  startServer,
+  stopServer,
+} from './storage.ts';
 
-let storage: Storage;
 let server: Server | undefined;
+const owned: Storage[] = [];
 
-beforeEach(async () => {
-  storage = await freshStorage();
-});
+/**
+ * The test's storage, disposed of after it. Empty (`freshStorage()`) where the test is about a
+ * first run on empty storage, else migrated (`migratedStorage()`), which spares creating the
+ * embedded database.
+ */
+async function testStorage(made: Promise<Storage>): Promise<Storage> {
+  const storage = await made;
+  owned.push(storage);
+  return storage;
+}
+
 afterEach(async () => {
   if (server) await stopServer(server);
   server = undefined;
-  await storage.dispose();
+  for (const storage of owned.splice(0)) await storage.dispose();
 });
 
 function singleJson(lines: readonly string[]): Record<string, unknown> {
@@ -22,6 +39,7 @@ function singleJson(lines: readonly string[]): Record<string, unknown> {
 
 describe('cartwright start', () => {
   it('creates a demo shop on the first start, prints its token once, and the token works', async () => {
+    const storage = await testStorage(freshStorage());
     server = await startServer(storage);
     const printed = singleJson(await Promise.all([server.process.output(() => true)]));
     expect(Object.keys(printed).sort()).toEqual(['tenantId', 'token', 'url']);
@@ -40,6 +58,7 @@ describe('cartwright start', () => {
 
 describe('cartwright migrate', () => {
   it('applies the migrations and says so in one JSON line; running it again is harmless', async () => {
+    const storage = await testStorage(freshStorage());
     for (let attempt = 0; attempt < 2; attempt++) {
       const migrated = await run(storage, ['migrate']);
       expect(migrated.code).toBe(0);
@@ -50,6 +69,7 @@ describe('cartwright migrate', () => {
 
 describe('cartwright shop create', () => {
   it('prints {"tenantId","token"}; the token works on /api and /mcp; the shop has exactly the starters', async () => {
+    const storage = await testStorage(migratedStorage());
     const created = await run(storage, [
       'shop',
       'create',
@@ -92,6 +112,7 @@ describe('cartwright shop create', () => {
   });
 
   it('rejects a missing or empty name with a usage message and exit code 2', async () => {
+    const storage = await testStorage(freshStorage());
     const missing = await run(storage, ['shop', 'create']);
     expect(missing.code).toBe(2);
     expect(missing.stderr.join('\n')).toContain('--name is required');
@@ -101,6 +122,7 @@ describe('cartwright shop create', () => {
 
 describe('cartwright token create / revoke', () => {
   it('creates an API token that works and revokes it', async () => {
+    const storage = await testStorage(migratedStorage());
     const shop = singleJson((await run(storage, ['shop', 'create', '--name', 'Tokens'])).stdout);
     const created = await run(storage, [
       'token',
@@ -150,6 +172,7 @@ describe('cartwright token create / revoke', () => {
 
 describe.runIf(!process.env.DATABASE_URL)('embedded storage', () => {
   it('refuses a second process on the data directory of a running server, with a clear message', async () => {
+    const storage = await testStorage(migratedStorage());
     server = await startServer(storage);
     const second = await run(storage, ['shop', 'create', '--name', 'Intruder']);
     expect(second.code).toBe(3);
@@ -158,6 +181,7 @@ describe.runIf(!process.env.DATABASE_URL)('embedded storage', () => {
   });
 
   it('refuses a worker role without PostgreSQL', async () => {
+    const storage = await testStorage(freshStorage());
     const worker = await run(storage, ['start'], { PROCESS_ROLE: 'memory-worker' });
     expect(worker.code).toBe(2);
     expect(worker.stderr.join('\n')).toContain('PROCESS_ROLE=memory-worker needs PostgreSQL');

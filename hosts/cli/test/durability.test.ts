@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, freshStorage, run, type Server, type Storage, startServer } from './storage.ts';
+import { api, migratedStorage, run, type Server, type Storage, startServer } from './storage.ts';
 
 // Killing the process (SIGKILL) at any point loses no committed outbox event, and a restart
 // continues where it stopped. "Committed" = the API answered 201: the token and its
@@ -12,7 +12,7 @@ let storage: Storage;
 let shop: { tenantId: string; token: string };
 
 beforeAll(async () => {
-  storage = await freshStorage();
+  storage = await migratedStorage();
   const created = await run(storage, ['shop', 'create', '--name', 'Durable']);
   shop = JSON.parse(created.stdout[0]!) as typeof shop;
 });

@@ -9,7 +9,7 @@ import {
   type Services,
 } from '@cartwright/service';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freshStorage, run, type Storage } from './storage.ts';
+import { migratedStorage, run, type Storage } from './storage.ts';
 
 // `shop list` and `token list`: what an operator needs to find a shop and recover from a lost
 // owner token (`token create … --role owner`), one JSON document per line, never a secret. The
@@ -19,7 +19,7 @@ import { freshStorage, run, type Storage } from './storage.ts';
 let storage: Storage;
 
 beforeEach(async () => {
-  storage = await freshStorage();
+  storage = await migratedStorage();
 });
 afterEach(async () => storage.dispose());
 

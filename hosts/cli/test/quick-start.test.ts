@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createLineWatcher } from '@cartwright/tooling/script-process';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freshStorage, type Storage } from './storage.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freshStorage, migratedStorage, type Storage } from './storage.ts';
 
 // The README's commands for scripts: `corepack pnpm --silent start` and `corepack pnpm --silent
 // cartwright …` from the repository root. Scripts parse stdout, so it must carry the command's
@@ -43,23 +43,23 @@ function pnpm(storage: Storage, args: readonly string[], env: Record<string, str
   return { child, stdout: stdout.lines, stderr: stderr.lines, exited, line: (m) => stderr.wait(m) };
 }
 
-let storage: Storage;
+// Each test sets its storage: empty for the first start, migrated (no database to create) else.
+let storage: Storage | undefined;
 let running: PnpmProcess | undefined;
 
-beforeEach(async () => {
-  storage = await freshStorage();
-});
 afterEach(async () => {
   if (running && running.child.exitCode === null) {
     process.kill(-running.child.pid!, 'SIGTERM');
     await running.exited;
   }
   running = undefined;
-  await storage.dispose();
+  await storage?.dispose();
+  storage = undefined;
 });
 
 describe('corepack pnpm --silent start', () => {
   it('prints only the demo shop’s JSON line on stdout, and its progress on stderr', async () => {
+    storage = await freshStorage();
     running = pnpm(storage, ['--silent', 'start'], { PORT: '0' });
     const listening = await Promise.race([
       running.line((line) => line.includes(' is listening on ')),
@@ -89,6 +89,7 @@ describe('corepack pnpm --silent start', () => {
 
 describe('corepack pnpm --silent cartwright', () => {
   it('prints only the JSON of `shop create` on stdout', async () => {
+    storage = await migratedStorage();
     running = pnpm(storage, ['--silent', 'cartwright', 'shop', 'create', '--name', 'Corner shop']);
     expect(await running.exited).toBe(0);
     expect(running.stdout).toHaveLength(1);

@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@cartwright/repository/testing';
 import { type ScriptProcess, spawnScript } from '@cartwright/tooling/script-process';
-
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const VARIABLES = ['DATABASE_URL', 'CARTWRIGHT_DATA_DIR', 'PROCESS_ROLE', 'PORT', 'HOST', 'LOG_LEVEL'];
+import { inject } from 'vitest';
+import { MAIN, VARIABLES } from './migrated-data-dir.ts';
 
 /** Where a test's `cartwright` processes keep their data: a fresh data directory or PostgreSQL database. */
 export interface Storage {
@@ -15,12 +13,34 @@ export interface Storage {
   dispose(): Promise<void>;
 }
 
+/** Empty storage: on PGlite a new empty data directory, which the first `cartwright` run creates the database in. */
 export async function freshStorage(): Promise<Storage> {
-  if (process.env.DATABASE_URL) {
-    const database: TestDatabase = await createTestDatabase();
-    return { kind: 'postgres', env: { DATABASE_URL: database.url! }, dispose: () => database.close() };
-  }
+  if (process.env.DATABASE_URL) return postgresStorage();
   const dir = mkdtempSync(join(tmpdir(), 'cartwright-cli-'));
+  return pgliteStorage(dir);
+}
+
+/**
+ * A migrated database without shops, as `cartwright migrate` leaves empty storage. On PGlite a copy
+ * of the data directory the globalSetup (migrated-data-dir.ts) migrated once for the run, which
+ * spares each test creating the embedded database; on PostgreSQL the same as `freshStorage()`
+ * (its test databases are migrated clones).
+ */
+export async function migratedStorage(): Promise<Storage> {
+  if (process.env.DATABASE_URL) return postgresStorage();
+  const template = inject('migratedDataDir');
+  const dir = mkdtempSync(join(tmpdir(), 'cartwright-cli-'));
+  // Without the lock file, should one have been left: the copy belongs to no process yet.
+  cpSync(template, dir, { recursive: true, filter: (source) => basename(source) !== 'cartwright.lock' });
+  return pgliteStorage(dir);
+}
+
+async function postgresStorage(): Promise<Storage> {
+  const database: TestDatabase = await createTestDatabase();
+  return { kind: 'postgres', env: { DATABASE_URL: database.url! }, dispose: () => database.close() };
+}
+
+function pgliteStorage(dir: string): Storage {
   return {
     kind: 'pglite',
     env: { CARTWRIGHT_DATA_DIR: dir },

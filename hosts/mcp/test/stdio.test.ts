@@ -60,7 +60,7 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-async function connect(token: string): Promise<Client> {
+async function spawnClient(token: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: serverArgs,
@@ -115,8 +115,40 @@ function serving(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * The server of the tool contract's last `connect`, kept for the next call with the same token:
+ * each server process spends seconds loading the service, and the contract's tests make one call
+ * each. One at a time, since embedded storage admits one process.
+ */
+let kept: { token: string; client: Client } | undefined;
+
+async function closeKept(): Promise<void> {
+  const closing = kept?.client;
+  kept = undefined;
+  await closing?.close();
+}
+
+/** A client of a running stdio server acting with `token`; its `close()` leaves the server to the next test. */
+async function connect(token: string): Promise<Client> {
+  if (kept?.token !== token) {
+    await closeKept();
+    kept = { token, client: await spawnClient(token) };
+  }
+  const client = kept.client;
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'close') return async () => {};
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 describe('MCP over stdio', () => {
-  describeToolContract(() => ({ shop, connect }));
+  describe('the tool contract', () => {
+    afterAll(closeKept);
+    describeToolContract(() => ({ shop, connect }));
+  });
 
   it('exits 2 with one line on stderr when the token is rejected', async () => {
     const { exit } = start({ CARTWRIGHT_TOKEN: `${shop.ownerToken.slice(0, -4)}AAAA`, ...storageEnv() });
@@ -146,7 +178,9 @@ describe('MCP over stdio', () => {
   });
 
   it('exits 1 with the lock message when another process holds the embedded data directory', async () => {
-    const heldDir = join(scratch, 'held');
+    // On PGlite the seeded data directory exists: holding it needs no new embedded database (seconds
+    // of initdb). On PostgreSQL the servers above never made one, so a new directory is held.
+    const heldDir = baseUrl ? join(scratch, 'held') : dataDir;
     const holder = await createDatabase({ dataDir: heldDir, migrate: false });
     try {
       const { exit } = start({ CARTWRIGHT_TOKEN: shop.ownerToken, CARTWRIGHT_DATA_DIR: heldDir });
