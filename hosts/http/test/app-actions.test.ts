@@ -394,6 +394,10 @@ describe('a compatible upgrade', () => {
     expect(listed.items).not.toEqual([]);
     for (const item of listed.items as { data: Record<string, unknown> }[])
       expect(item.data.channel).toBeNull();
+    const catalog = expectOk(await staff('GET', '/api/app-catalog'));
+    expect(catalog.items).toEqual([
+      expect.objectContaining({ appId: 'email_delivery', version: '1.0.0', installedVersion: null }),
+    ]);
     const tools = expectOk(await staff('GET', '/api/app-tools'));
     expect((tools.items as { actionId: string }[]).map((item) => item.actionId)).toEqual(['list', 'score']);
   });

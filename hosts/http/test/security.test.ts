@@ -240,6 +240,7 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'apps.actions.invoke': [{ appId: 'loyalty', actionId: 'get_note', id: aNoteId }, false],
     'apps.actions.configure': [{ appId: 'loyalty', actionId: 'score', revision: 1, mcp: true }, false],
     'apps.tools.list': [{}, false],
+    'apps.catalog': [{}, false],
     'apps.entities.list': [{ appId: 'loyalty', entity: 'note' }, false],
     'apps.entities.create': [
       { appId: 'loyalty', entity: 'note', customer_id: aCustomerId, body: 'Intruder' },

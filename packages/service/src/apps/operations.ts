@@ -6,6 +6,7 @@ import { actorOf } from '../kernel/auth.ts';
 import { ok } from '../kernel/errors.ts';
 import { type AnyOperation, defineOperation } from '../kernel/registry.ts';
 import { EmptyInput, iso, Revision, Timestamp } from '../kernel/schemas.ts';
+import { FIRST_PARTY_MANIFESTS } from './first-party.ts';
 import { appToolName, exposedOverMcp, offeredAsTool } from './invoke.ts';
 import { configureAction, installApp, manifestOf, uninstallApp } from './lifecycle.ts';
 
@@ -155,7 +156,41 @@ export const listAppTools = defineOperation({
   },
 });
 
+export const listFirstPartyApps = defineOperation({
+  name: 'apps.catalog',
+  summary:
+    'The apps that ship with the service (Email Delivery), each with the manifest `apps.install` takes as is, and whether this shop has it installed.',
+  http: { method: 'GET', path: '/api/app-catalog' },
+  permission: 'apps.read',
+  readOnly: true,
+  input: EmptyInput,
+  output: v.object({
+    items: v.array(
+      v.object({
+        appId: v.string(),
+        version: v.string(),
+        installedVersion: v.nullable(v.string()),
+        manifest: v.record(v.string(), v.unknown()),
+      }),
+    ),
+  }),
+  async handler({ services, tenantId }) {
+    const installed = new Map(
+      (await listApps(services.database.db, tenantId)).map((app) => [app.appId, app.version]),
+    );
+    return ok({
+      items: Object.values(FIRST_PARTY_MANIFESTS).map((manifest) => ({
+        appId: manifest.id,
+        version: manifest.version,
+        installedVersion: installed.get(manifest.id) ?? null,
+        manifest: manifest as unknown as Record<string, unknown>,
+      })),
+    });
+  },
+});
+
 export const appOperations: readonly AnyOperation[] = [
+  listFirstPartyApps,
   listInstalledApps,
   installAppVersion,
   uninstallInstalledApp,
