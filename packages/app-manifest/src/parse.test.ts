@@ -642,6 +642,7 @@ describe('parseManifest', () => {
         intelligence: { tools: [] },
         schedules: [],
         webhooks: [],
+        subscriptions: [],
       },
     });
   });

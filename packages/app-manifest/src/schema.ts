@@ -26,6 +26,8 @@ export const MANIFEST_LIMITS = {
   listDefaultMaxItems: 100,
   exportNameLength: 64,
   cronLength: CRON_MAX_LENGTH,
+  subscriptions: 32,
+  eventNameLength: 100,
 } as const;
 
 const L = MANIFEST_LIMITS;
@@ -130,6 +132,31 @@ export const Id = v.pipe(
     `an id is 1-${L.idLength} characters: a lowercase letter, then lowercase letters, digits or _`,
   ),
   v.description(`1-${L.idLength} characters: a lowercase letter, then lowercase letters, digits or _.`),
+);
+
+const APP_ID_PATTERN = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
+
+/** An app's id: like any id, and words may also be joined by `-` (`inbound-demo`). */
+export const AppId = v.pipe(
+  v.string(),
+  v.maxLength(L.idLength),
+  v.regex(
+    APP_ID_PATTERN,
+    `an app id is 1-${L.idLength} characters: lowercase letters and digits, words joined by - or _, starting with a letter`,
+  ),
+  v.description(
+    `1-${L.idLength} characters: lowercase letters and digits, words joined by - or _, starting with a letter.`,
+  ),
+);
+
+/** The name of an outbox event an app subscribes to, e.g. `order.placed` or `app.loyalty.add_note`. */
+export const EventName = v.pipe(
+  v.string(),
+  v.maxLength(L.eventNameLength),
+  v.regex(
+    /^[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)+$/,
+    'an event name is dot-separated lowercase words, e.g. order.placed',
+  ),
 );
 
 const CoreReference = v.pipe(
@@ -339,7 +366,7 @@ export const Intelligence = v.strictObject({
 /** The manifest, API 1: the schema every part is checked with before the cross-checks. */
 export const Manifest = v.strictObject({
   apiVersion: v.literal(MANIFEST_API_VERSION),
-  id: Id,
+  id: AppId,
   version: Version,
   name: Label,
   description: v.optional(Description),
@@ -353,5 +380,25 @@ export const Manifest = v.strictObject({
   intelligence: v.optional(Intelligence, () => ({ tools: [] })),
   schedules: v.optional(v.pipe(v.array(Schedule), v.maxLength(L.schedules)), () => []),
   webhooks: v.optional(v.pipe(v.array(Webhook), v.maxLength(L.webhooks)), () => []),
+  /**
+   * Outbox events delivered to the app's external service (signed, at least once). A name ending
+   * in `.*` subscribes to every event under that prefix.
+   */
+  subscriptions: v.optional(
+    v.pipe(
+      v.array(
+        v.union([
+          EventName,
+          v.pipe(
+            v.string(),
+            v.maxLength(L.eventNameLength),
+            v.regex(/^[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)*\.\*$/),
+          ),
+        ]),
+      ),
+      v.maxLength(L.subscriptions),
+    ),
+    () => [],
+  ),
 });
 export type Manifest = v.InferOutput<typeof Manifest>;

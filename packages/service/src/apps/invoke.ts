@@ -30,7 +30,7 @@ export function appToolName(appId: string, actionId: string): string {
 
 /** The app and action a tool name names, or null when it is not an app tool's name. */
 export function parseAppToolName(name: string): { appId: string; actionId: string } | null {
-  const match = /^app\.([a-z][a-z0-9_]{0,39})\.([a-z][a-z0-9_]{0,39})$/.exec(name);
+  const match = /^app\.([a-z][a-z0-9_-]{0,39})\.([a-z][a-z0-9_]{0,39})$/.exec(name);
   return match ? { appId: match[1]!, actionId: match[2]! } : null;
 }
 

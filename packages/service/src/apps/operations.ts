@@ -1,4 +1,4 @@
-import { Id as ActionId, actionPermission } from '@cartwright/app-manifest';
+import { Id as ActionId, actionPermission, AppId as ManifestAppId } from '@cartwright/app-manifest';
 import { type AppRow, listApps } from '@cartwright/repository';
 import * as v from 'valibot';
 import { SANDBOX_LIMITS } from '../kernel/app-sandbox.ts';
@@ -13,12 +13,8 @@ import { configureAction, installApp, manifestOf, uninstallApp } from './lifecyc
 // The app lifecycle over HTTP and MCP (issue 15): list, install or upgrade, uninstall. Installing
 // and upgrading need owner or administrator authority (`apps.manage`).
 
-/** An app id as manifests spell it. */
-export const AppId = v.pipe(
-  v.string(),
-  v.maxLength(40),
-  v.regex(/^[a-z][a-z0-9_]{0,39}$/, 'expected an app id such as loyalty'),
-);
+/** An app id as manifests spell it (`@cartwright/app-manifest`). */
+export const AppId = ManifestAppId;
 
 const App = v.object({
   appId: v.string(),

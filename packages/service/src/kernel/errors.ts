@@ -42,6 +42,14 @@ export type ErrorCode =
   | 'APP_INCOMPATIBLE'
   | 'APP_ACTION_NOT_FOUND'
   | 'APP_CONTEXT_REQUIRED'
+  | 'APP_WEBHOOK_UNKNOWN'
+  | 'APP_WEBHOOK_HEADERS_INVALID'
+  | 'APP_WEBHOOK_SIGNATURE_INVALID'
+  | 'APP_WEBHOOK_TIMESTAMP_SKEW'
+  | 'APP_WEBHOOK_BODY_TOO_LARGE'
+  | 'APP_WEBHOOK_EVENT_REUSED'
+  | 'APP_WEBHOOK_SANDBOX_SHOP'
+  | 'APP_WEBHOOK_HTTPS_REQUIRED'
   | 'UNSUPPORTED_ACTION'
   | 'SETTING_BASIS_ONLY'
   | 'MAIN_CHANNEL'
@@ -92,6 +100,14 @@ export const errorStatus: Record<ErrorCode, number> = {
   APP_INCOMPATIBLE: 409,
   APP_ACTION_NOT_FOUND: 404,
   APP_CONTEXT_REQUIRED: 422,
+  APP_WEBHOOK_UNKNOWN: 404,
+  APP_WEBHOOK_HEADERS_INVALID: 400,
+  APP_WEBHOOK_SIGNATURE_INVALID: 401,
+  APP_WEBHOOK_TIMESTAMP_SKEW: 401,
+  APP_WEBHOOK_BODY_TOO_LARGE: 413,
+  APP_WEBHOOK_EVENT_REUSED: 409,
+  APP_WEBHOOK_SANDBOX_SHOP: 403,
+  APP_WEBHOOK_HTTPS_REQUIRED: 403,
   APP_MODULE_TIMEOUT: 504,
   APP_MODULE_OUT_OF_MEMORY: 502,
   APP_MODULE_ERROR: 502,
@@ -168,6 +184,14 @@ const titles: Record<ErrorCode, string> = {
   APP_INCOMPATIBLE: 'Incompatible app version',
   APP_ACTION_NOT_FOUND: 'No such app action',
   APP_CONTEXT_REQUIRED: 'Bound context missing',
+  APP_WEBHOOK_UNKNOWN: 'Unknown app webhook',
+  APP_WEBHOOK_HEADERS_INVALID: 'Webhook headers missing or malformed',
+  APP_WEBHOOK_SIGNATURE_INVALID: 'Webhook signature invalid',
+  APP_WEBHOOK_TIMESTAMP_SKEW: 'Webhook timestamp outside the window',
+  APP_WEBHOOK_BODY_TOO_LARGE: 'Webhook body too large',
+  APP_WEBHOOK_EVENT_REUSED: 'Webhook event id reused with other content',
+  APP_WEBHOOK_SANDBOX_SHOP: 'Webhooks do not reach sandbox shops',
+  APP_WEBHOOK_HTTPS_REQUIRED: 'Webhooks need HTTPS',
   APP_MODULE_TIMEOUT: 'App module ran out of time',
   APP_MODULE_OUT_OF_MEMORY: 'App module ran out of memory',
   APP_MODULE_ERROR: 'App module failed',
