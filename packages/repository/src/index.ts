@@ -18,6 +18,11 @@ export {
   type TransientSqlState,
 } from './database.ts';
 export {
+  type AppWebhookReceiptRow,
+  findAppWebhookReceipt,
+  insertAppWebhookReceipt,
+} from './queries/app-webhooks.ts';
+export {
   type AppRecordRow,
   type AppRow,
   type AppVersionRow,
