@@ -63,6 +63,7 @@ export {
   Webhook,
 } from './schema.ts';
 export { SECRET_NAME_STEMS, secretStemOf } from './secrets.ts';
+export { type DueTicks, dueTicks, MISSED_TICKS_COUNTED, nextTick } from './ticks.ts';
 export { fieldJsonSchema, shapeJsonSchema, type ValueJsonSchema } from './value-schema.ts';
 export {
   type CheckedValue,
