@@ -18,6 +18,18 @@ export {
   type TransientSqlState,
 } from './database.ts';
 export {
+  type AppScheduleDeclaration,
+  type AppScheduleRow,
+  type AppScheduleTickRow,
+  claimDueAppSchedules,
+  deleteAppSchedules,
+  insertAppScheduleTick,
+  listAppSchedules,
+  listAppScheduleTicks,
+  saveAppSchedule,
+  settleAppSchedule,
+} from './queries/app-schedules.ts';
+export {
   type AppWebhookReceiptRow,
   findAppWebhookReceipt,
   insertAppWebhookReceipt,

@@ -1,7 +1,14 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { alias, type PgColumn, type PgTable, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../database.ts';
-import { flowJobs, outboxCursors, paymentJobs, tenantCounters } from '../schema.ts';
+import {
+  appSchedules,
+  flowJobs,
+  outboxCursors,
+  paymentJobs,
+  tenantCounters,
+  tenants,
+} from '../schema.ts';
 
 // The one lease mechanism. Work that workers take (outbox cursors, flow jobs, payment jobs; later
 // app deliveries, schedule ticks, image drafts) lives in a table that spreads `leaseColumns()`.
@@ -199,8 +206,31 @@ export const paymentJobLease = defineLease({
   onRelease: { status: 'queued', updatedAt: sql`clock_timestamp()` },
 });
 
+/**
+ * App schedules, across live shops (a private sandbox shop never runs them): enabled schedules
+ * whose next tick has come by the claim's `now` (the service clock, so tests and replicas agree on
+ * dueness through one injected clock), not leased or leased past expiry (database clock), earliest
+ * tick first. A write is refused once the lease's time has passed; the tick's unique key guards
+ * the rest.
+ */
+export const appScheduleLease = defineLease({
+  table: appSchedules,
+  key: (t) => [t.tenantId, t.appId, t.scheduleId],
+  due: (t, claim: { readonly now: Date; readonly owner: string }) => sql`${t.enabled}
+    and ${t.nextTickAt} <= ${claim.now.toISOString()}::timestamptz
+    and (${t.leaseOwner} is null or ${isLeaseExpired(t)})
+    and exists (select 1 from ${tenants} s where s.id = ${t.tenantId} and s.stage = 'live')`,
+  order: (t) => t.nextTickAt,
+  fencesExpiry: true,
+});
+
 /** Every kind of leased work: what `releaseAllLeases` gives back. */
-const LEASES: readonly Lease<LeasedTable, never>[] = [outboxCursorLease, flowJobLease, paymentJobLease];
+const LEASES: readonly Lease<LeasedTable, never>[] = [
+  outboxCursorLease,
+  flowJobLease,
+  paymentJobLease,
+  appScheduleLease,
+];
 
 /**
  * Gives back every lease `owner` holds, of every kind (graceful shutdown): one statement per kind.
