@@ -18,6 +18,28 @@ export {
   type TransientSqlState,
 } from './database.ts';
 export {
+  APP_DELIVERIES_CHANNEL,
+  APP_DELIVERY_STATUSES,
+  type AppDeliveryAttemptRow,
+  type AppDeliveryCircuitRow,
+  type AppDeliveryQuery,
+  type AppDeliveryRow,
+  type AppDeliveryStatus,
+  claimAppDeliveries,
+  closeAppDeliveryCircuit,
+  countAppDeliveryOutcome,
+  type DeliveryAttemptRecord,
+  findAppDelivery,
+  findAppDeliveryCircuit,
+  insertAppDeliveries,
+  listAppDeliveries,
+  listAppDeliveryAttempts,
+  type NewAppDelivery,
+  notifyAppDeliveries,
+  requeueAppDelivery,
+  settleAppDelivery,
+} from './queries/app-deliveries.ts';
+export {
   type AppScheduleDeclaration,
   type AppScheduleRow,
   type AppScheduleTickRow,
