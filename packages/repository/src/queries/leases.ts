@@ -2,6 +2,8 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { alias, type PgColumn, type PgTable, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../database.ts';
 import {
+  appDeliveries,
+  appDeliveryCircuits,
   appSchedules,
   flowJobs,
   outboxCursors,
@@ -207,6 +209,25 @@ export const paymentJobLease = defineLease({
 });
 
 /**
+ * App deliveries, across shops, one lease per delivery: pending deliveries whose `available_at` has
+ * come (backoff) and that nobody holds, or whose holder's lease expired (a lost worker: the
+ * delivery is sent again, at least once), unless the app's circuit in that shop is open. Earliest
+ * first. A fenced write is refused once the lease's time has passed.
+ */
+export const appDeliveryLease = defineLease({
+  table: appDeliveries,
+  key: (t) => [t.tenantId, t.id],
+  due: (t) => sql`${t.status} = 'pending' and ${t.availableAt} <= clock_timestamp()
+    and (${t.leaseOwner} is null or ${isLeaseExpired(t)})
+    and not exists (select 1 from ${appDeliveryCircuits} c
+      where c.tenant_id = ${t.tenantId} and c.app_id = ${t.appId} and c.opened_at is not null)`,
+  order: (t) => t.availableAt,
+  held: (t) => sql`${t.status} = 'pending'`,
+  fencesExpiry: true,
+  onClaim: { updatedAt: sql`clock_timestamp()` },
+});
+
+/**
  * App schedules, across live shops (a private sandbox shop never runs them): enabled schedules
  * whose next tick has come by the claim's `now` (the service clock, so tests and replicas agree on
  * dueness through one injected clock), not leased or leased past expiry (database clock), earliest
@@ -229,6 +250,7 @@ const LEASES: readonly Lease<LeasedTable, never>[] = [
   outboxCursorLease,
   flowJobLease,
   paymentJobLease,
+  appDeliveryLease,
   appScheduleLease,
 ];
 
