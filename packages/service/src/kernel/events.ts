@@ -30,8 +30,10 @@ export async function recordEvent(
   actor: Actor,
   name: string,
   payload: Record<string, unknown>,
+  /** The event's id, when the caller stores it beside the event too (a schedule's tick row). */
+  id: string = services.ids.next(),
 ): Promise<void> {
-  const event = { id: services.ids.next(), name, payload, actor, occurredAt: services.clock.now() };
+  const event = { id, name, payload, actor, occurredAt: services.clock.now() };
   const pending = collecting.get(tx);
   if (!pending) {
     await appendEvents(tx, tenantId, [event]);
