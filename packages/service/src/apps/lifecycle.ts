@@ -16,6 +16,7 @@ import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
 import { type Actor, recordEvent } from '../kernel/events.ts';
 import { staleRevision } from '../kernel/revision-bound.ts';
 import type { Services } from '../kernel/services.ts';
+import { removeAppSchedules, syncAppSchedules } from './schedules.ts';
 
 // An app's life in one shop (issue 15, decision 0035): install a version, upgrade to a compatible
 // one (the whole transaction refused otherwise), uninstall keeping or purging its records. The
@@ -151,6 +152,7 @@ export async function installApp(
         updatedAt: now,
       });
   if (!app) throw new Error('app row changed while locked');
+  await syncAppSchedules(tx, services, tenantId, manifest);
   const change: AppChange = current ? 'upgraded' : 'installed';
   await recordEvent(tx, services, tenantId, actor, `app.${change}`, {
     appId: app.appId,
@@ -179,6 +181,7 @@ export async function uninstallApp(
   if (current.revision !== request.revision) return staleRevision(request.revision, current.revision);
   const purgedRecords = request.purge ? await purgeAppRecords(tx, tenantId, request.appId) : 0;
   await deleteApp(tx, tenantId, request.appId);
+  await removeAppSchedules(tx, tenantId, request.appId);
   await recordEvent(tx, services, tenantId, actor, 'app.uninstalled', {
     appId: request.appId,
     version: current.version,
