@@ -1,4 +1,4 @@
-import { noAppServices, noMailer, noPaymentProvider } from '@cartwright/service';
+import { noAppServices, noAppWebhooks, noMailer, noPaymentProvider } from '@cartwright/service';
 import { describe, expect, it } from 'vitest';
 import { readWorkerEnv, WORKER_ROLES } from '../src/index.ts';
 
@@ -21,6 +21,7 @@ describe('readWorkerEnv', () => {
           payments: { provider: noPaymentProvider, publicBaseUrl: null },
           mail: { mailer: noMailer, from: null },
           appServices: noAppServices,
+          appWebhooks: noAppWebhooks,
           sandbox: lazySandbox,
         },
       },
@@ -52,6 +53,7 @@ describe('readWorkerEnv', () => {
           payments: { provider: noPaymentProvider, publicBaseUrl: null },
           mail: { mailer: noMailer, from: null },
           appServices: noAppServices,
+          appWebhooks: noAppWebhooks,
           sandbox: lazySandbox,
         },
       },

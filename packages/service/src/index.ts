@@ -23,6 +23,36 @@ export {
 } from './apps/invoke.ts';
 export { createWorkerAppSandbox, type WorkerSandboxOptions } from './apps/sandbox/worker-pool.ts';
 export { type AppTool, actionInputSchema, appTools } from './apps/tools.ts';
+export {
+  APP_WEBHOOK_SECRET_MAX_BYTES,
+  APP_WEBHOOK_SECRET_MIN_BYTES,
+  AppWebhookKeysConfigError,
+  type AppWebhookVariables,
+  appWebhooksEnvironment,
+  appWebhooksOf,
+  readAppWebhookKeys,
+} from './apps/webhook-keys.ts';
+export {
+  APP_WEBHOOK_BODY_LIMIT_BYTES,
+  APP_WEBHOOK_EVENT_ID_MAX_LENGTH,
+  APP_WEBHOOK_SKEW_SECONDS,
+  isLoopbackAddress,
+  isTransportAllowed,
+  isWebhookSignatureValid,
+  type SignedWebhook,
+  sha256Hex,
+  signWebhook,
+  type WebhookTransport,
+  webhookHeaderProblem,
+  webhookSignedString,
+} from './apps/webhook-signature.ts';
+export {
+  APP_WEBHOOK_ACCEPTED_STATUS,
+  type AppWebhookAnswer,
+  type AppWebhookRequest,
+  acceptAppWebhook,
+  readLimitedBody,
+} from './apps/webhooks.ts';
 export { type CartView, factsOfCart, openCartOf, viewCart } from './carts/cart.ts';
 export { cartFacts } from './carts/facts.ts';
 export { type CartPricing, type CartProblem, priceStoredCart } from './carts/pricing.ts';
@@ -142,9 +172,11 @@ export {
   type StoreOperationContext,
 } from './kernel/registry.ts';
 export {
+  type AppWebhookSettings,
   type Clock,
   createServices,
   type MailServices,
+  noAppWebhooks,
   type PaymentServices,
   type Services,
   systemClock,

@@ -154,6 +154,8 @@ describe('outsideServicesOf', () => {
   it('lists every outside variable once', () => {
     expect(Object.keys(outsideEnvironment).sort()).toEqual([
       'APP_SERVICES',
+      'APP_WEBHOOKS_ALLOW_HTTP',
+      'APP_WEBHOOK_KEYS',
       'MAIL_FROM',
       'PROVIDER_ACCOUNTS',
       'PROVIDER_CONTRACT_BASE_URL',
@@ -167,7 +169,7 @@ describe('outsideServicesOf', () => {
     const outside = outsideServicesOf(
       config({ loyalty: { baseUrl: 'https://l.example', credential: CREDENTIAL } }),
     );
-    expect(Object.keys(outside).sort()).toEqual(['appServices', 'mail', 'payments', 'sandbox']);
+    expect(Object.keys(outside).sort()).toEqual(['appServices', 'appWebhooks', 'mail', 'payments', 'sandbox']);
     expect(outside.appServices.isConfigured('loyalty')).toBe(true);
     expect(outside.payments.publicBaseUrl).toBeNull();
     expect(outside.mail.from).toBeNull();

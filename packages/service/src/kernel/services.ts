@@ -29,6 +29,8 @@ export interface Services {
   readonly sandbox: AppSandbox;
   /** Apps' external services (`APP_SERVICES`; default: none, every call answers APP_SERVICE_NOT_CONFIGURED). */
   readonly appServices: AppServices;
+  /** Signed incoming app webhooks (`APP_WEBHOOK_KEYS`; default: no keys, every webhook refused). */
+  readonly appWebhooks: AppWebhookSettings;
 }
 
 export interface PaymentServices {
@@ -42,6 +44,17 @@ export interface MailServices {
   /** `MAIL_FROM`: the address mail is sent from (each shop's name is its display name); null when unset. */
   readonly from: string | null;
 }
+
+/** The operator's settings of signed incoming app webhooks (decision 0039). */
+export interface AppWebhookSettings {
+  /** Each app's HMAC key in a shop (its secret's UTF-8 bytes, at least 32), by shop id, then app id. */
+  readonly keys: ReadonlyMap<string, ReadonlyMap<string, Uint8Array>>;
+  /** `APP_WEBHOOKS_ALLOW_HTTP`: the operator declares the network trusted, so plain HTTP is accepted from any peer. */
+  readonly allowHttp: boolean;
+}
+
+/** No webhook keys: every signed webhook is refused. */
+export const noAppWebhooks: AppWebhookSettings = { keys: new Map(), allowHttp: false };
 
 export const systemClock: Clock = { now: () => new Date() };
 
@@ -59,5 +72,6 @@ export function createServices(
     mail: overrides.mail ?? { mailer: noMailer, from: null },
     sandbox: overrides.sandbox ?? noAppSandbox,
     appServices: overrides.appServices ?? noAppServices,
+    appWebhooks: overrides.appWebhooks ?? noAppWebhooks,
   };
 }

@@ -1,6 +1,7 @@
 import { type AppServicesVariables, appServicesEnvironment, appServicesOf } from '../apps/external/config.ts';
 import type { HttpAppServicesOptions } from '../apps/external/http-app-services.ts';
 import { createWorkerAppSandbox, type WorkerSandboxOptions } from '../apps/sandbox/worker-pool.ts';
+import { type AppWebhookVariables, appWebhooksEnvironment, appWebhooksOf } from '../apps/webhook-keys.ts';
 import type { Services } from '../kernel/services.ts';
 import { type MailVariables, mailEnvironment, mailServicesOf } from '../mail/config.ts';
 import type { SmtpMailerOptions } from '../mail/smtp.ts';
@@ -8,8 +9,8 @@ import { type PaymentVariables, paymentEnvironment, paymentServicesOf } from '..
 import type { PayPalProviderOptions } from '../payments/paypal/index.ts';
 
 // Everything a process reaches outside itself, configured in one place for every host: the
-// payment provider, the mail server, apps' external services (each from its variables) and the
-// app sandbox. A host spreads `outsideEnvironment` into its entries, calls `outsideServicesOf`
+// payment provider, the mail server, apps' external services and webhook keys (each from its
+// variables) and the app sandbox. A host spreads `outsideEnvironment` into its entries, calls `outsideServicesOf`
 // once and passes the answer to `createServices`; on shutdown it closes the sandbox.
 
 /** The variables of every outside service, as environment entries. */
@@ -17,13 +18,14 @@ export const outsideEnvironment = {
   ...paymentEnvironment,
   ...mailEnvironment,
   ...appServicesEnvironment,
+  ...appWebhooksEnvironment,
 };
 
 /** The variables the hosts pass in (unset and empty are the same). */
-export type OutsideVariables = PaymentVariables & MailVariables & AppServicesVariables;
+export type OutsideVariables = PaymentVariables & MailVariables & AppServicesVariables & AppWebhookVariables;
 
 /** The outside services of a process, as `createServices` takes them. */
-export type OutsideServices = Pick<Services, 'payments' | 'mail' | 'appServices' | 'sandbox'>;
+export type OutsideServices = Pick<Services, 'payments' | 'mail' | 'appServices' | 'appWebhooks' | 'sandbox'>;
 
 /** Test seams of each adapter; hosts pass none. */
 export interface OutsideServicesOptions {
@@ -45,6 +47,7 @@ export function outsideServicesOf(
   const payments = paymentServicesOf(variables, options.payments);
   const mail = mailServicesOf(variables, options.mail);
   const appServices = appServicesOf(variables, options.appServices);
+  const appWebhooks = appWebhooksOf(variables);
   // Last, so a configuration error leaves nothing to close.
-  return { payments, mail, appServices, sandbox: createWorkerAppSandbox(options.sandbox) };
+  return { payments, mail, appServices, appWebhooks, sandbox: createWorkerAppSandbox(options.sandbox) };
 }
