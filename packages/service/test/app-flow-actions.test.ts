@@ -84,14 +84,14 @@ async function placeOrder() {
   return (await findOrder(database.db, shop.tenantId, placed.value.id))!;
 }
 
-async function saveFlow(id: string, config: Record<string, unknown>) {
+async function saveFlow(id: string, config: Record<string, unknown>, trigger = 'order.placed') {
   await call('automation.save', {
     kind: 'flows',
     id,
     revision: 0,
     data: {
       name: { en: `App action ${id}` },
-      trigger: 'order.placed',
+      trigger,
       condition: null,
       pipeline: {
         entry: 'app',
@@ -252,5 +252,73 @@ describe('app_action', () => {
     const job = await jobOf(FLOW(3), order.id);
     expect(job.status).toBe('failed');
     expect(job.error).toMatchObject({ code: 'APP_SERVICE_REFUSED' });
+  });
+
+  it('starts flows from app events like any other trigger, acting on the core object the record names', async () => {
+    await call('automation.save', {
+      kind: 'flows',
+      id: FLOW(4),
+      revision: 0,
+      data: {
+        name: { en: 'Tag customers with a loyalty note' },
+        trigger: 'app.loyalty.add_note',
+        condition: null,
+        pipeline: {
+          entry: 'tag',
+          nodes: [
+            {
+              id: 'tag',
+              kind: 'action',
+              action: 'action.add.customer.tag',
+              config: { tags: ['noted'] },
+              next: null,
+            },
+          ],
+        },
+      },
+    });
+    const order = await placeOrder();
+    const customerId = order.customerId!;
+    await call('apps.actions.invoke', {
+      appId: 'loyalty',
+      actionId: 'add_note',
+      customer_id: customerId,
+      body: 'VIP',
+    });
+    await work();
+    const customer = await call('customers.get', { id: customerId });
+    expect(customer.tags).toContain('noted');
+    const rejected = await invokeOperation(
+      services,
+      operations.find((item) => item.name === 'automation.save')!,
+      shop.principal,
+      {
+        kind: 'flows',
+        id: FLOW(5),
+        revision: 0,
+        data: {
+          name: { en: 'x' },
+          trigger: 'app.Not Valid',
+          condition: null,
+          pipeline: {
+            entry: 'tag',
+            nodes: [
+              {
+                id: 'tag',
+                kind: 'action',
+                action: 'action.add.customer.tag',
+                config: { tags: ['x'] },
+                next: null,
+              },
+            ],
+          },
+        },
+      },
+    );
+    expect(rejected).toMatchObject({
+      ok: false,
+      code: 'VALIDATION_FAILED',
+      errors: [{ pointer: '/data/trigger' }],
+    });
   });
 });

@@ -4,6 +4,7 @@ import {
   appEventName,
   checkValue,
   entityOf,
+  type Field,
   type Manifest,
   type ServiceAction,
 } from '@cartwright/app-manifest';
@@ -32,6 +33,24 @@ export function appToolName(appId: string, actionId: string): string {
 export function parseAppToolName(name: string): { appId: string; actionId: string } | null {
   const match = /^app\.([a-z][a-z0-9_-]{0,39})\.([a-z][a-z0-9_]{0,39})$/.exec(name);
   return match ? { appId: match[1]!, actionId: match[2]! } : null;
+}
+
+/**
+ * The core objects an app event is about, as flows read them (`orderId`, `customerId`,
+ * `productId`): the values of the declared `coreReference` fields.
+ */
+export function coreIdsOf(
+  fields: readonly Field[],
+  values: Readonly<Record<string, unknown>>,
+): Record<string, string> {
+  const ids: Record<string, string> = {};
+  for (const field of fields) {
+    const value = values[field.name];
+    if (field.type === 'string' && field.coreReference && typeof value === 'string') {
+      ids[`${field.coreReference}Id`] ??= value;
+    }
+  }
+  return ids;
 }
 
 /** Who invokes an action, and through which door. */
@@ -180,7 +199,13 @@ export async function invokeAppAction(
   if (action.kind === 'service') {
     const output = await runServiceAction(services, tenantId, caller, app, action, request.input);
     if (!output.ok) return output;
-    if (action.emits) await inTransaction(services, caller, (tx) => emit(tx, { output: output.value }));
+    if (action.emits) {
+      const subject = coreIdsOf([...action.input, ...action.output], {
+        ...(request.input as Record<string, unknown>),
+        ...output.value,
+      });
+      await inTransaction(services, caller, (tx) => emit(tx, { ...subject, output: output.value }));
+    }
     return output;
   }
   const entity = entityOf(manifest, action);
@@ -188,7 +213,10 @@ export async function invokeAppAction(
   return inTransaction(services, caller, async (tx) => {
     const scope: RecordScope = { tx, services, tenantId, manifest, appId: app.appId, entity };
     const result = await runEntityAction(scope, action, request.input);
-    if (result.ok) await emit(tx, { record: result.value });
+    if (result.ok) {
+      const data = (result.value as { data?: Record<string, unknown> }).data ?? {};
+      await emit(tx, { ...coreIdsOf(entity.fields, data), record: result.value });
+    }
     return result;
   });
 }

@@ -22,7 +22,8 @@ export const TranslatedText = v.record(LanguageCode, v.pipe(v.string(), v.maxLen
  * state the order, payment and delivery machines can enter (`order.cancelled`,
  * `order_payment.paid`, `order_delivery.shipped`, the events `transitionOrder` records). Other
  * recorded events (audit and settings events, order edits and notes, which flows themselves
- * write) start no flow; app events (`app.<app>.<action>`) join once apps can declare them.
+ * write) start no flow. Besides these, every app event `app.<app>.<action>` (an emitting action,
+ * a schedule's tick, a signed incoming webhook) starts flows: `APP_EVENT_TRIGGER`.
  */
 export const FLOW_TRIGGERS: readonly string[] = [
   'order.placed',
@@ -34,6 +35,12 @@ export const FLOW_TRIGGERS: readonly string[] = [
   ),
 ];
 const TRIGGERS: ReadonlySet<string> = new Set(FLOW_TRIGGERS);
+
+/**
+ * An app's event as a trigger: `app.<app id>.<action id>`. The app need not be installed when the
+ * flow is saved (it starts once the app emits); the ids follow the manifest's rules.
+ */
+export const APP_EVENT_TRIGGER = /^app\.[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*\.[a-z][a-z0-9_]*$/;
 
 /** An event name a flow names as its trigger; which ones start flows is `checkTrigger`'s to say. */
 const Trigger = v.pipe(v.string(), v.maxLength(200));
@@ -112,10 +119,12 @@ export function parseFlowData(input: unknown, prefix = '/data'): Result<FlowData
  * saved, not when a stored one is read: a flow saved before keeps the trigger it was saved with.
  */
 export function checkTrigger(trigger: string, pointer = '/data/trigger'): Failure | null {
-  if (TRIGGERS.has(trigger)) return null;
+  if (TRIGGERS.has(trigger) || APP_EVENT_TRIGGER.test(trigger)) return null;
   // The schema bounds a trigger to 200 characters, so the message may quote it whole.
   return fail('VALIDATION_FAILED', `No event starts a flow on ${JSON.stringify(trigger)}.`, {
-    errors: [{ pointer, message: `expected one of ${FLOW_TRIGGERS.join(', ')}` }],
+    errors: [
+      { pointer, message: `expected one of ${FLOW_TRIGGERS.join(', ')}, or an app event app.<app>.<action>` },
+    ],
     extensions: { triggers: FLOW_TRIGGERS },
   });
 }
