@@ -1,4 +1,13 @@
 export { createToken, type NewToken, revokeTokenOf, type TokenView, tokenView } from './access/tokens.ts';
+export { appDeliveryMatchingProjection, isSubscribed } from './apps/delivery/matching.ts';
+export {
+  DEFAULT_DELIVERY_POLICY,
+  type DeliveryPolicy,
+  type DeliveryRound,
+  type DeliveryRoundOptions,
+  retryPauseMs as deliveryRetryPauseMs,
+  runDueDeliveries,
+} from './apps/delivery/runner.ts';
 export {
   APP_SERVICE_TIMEOUT_BOUNDS_MS,
   AppServicesConfigError,
@@ -73,6 +82,8 @@ export {
   type SandboxResult,
 } from './kernel/app-sandbox.ts';
 export {
+  type AppDeliveryRequest,
+  type AppDeliveryResult,
   type AppServiceFailureCode,
   type AppServiceRequest,
   type AppServiceResult,
