@@ -1,6 +1,7 @@
 import { addMember, listShopMembers, removeMember } from './access/members.operations.ts';
 import { createShopToken, listShopTokens, revokeShopToken } from './access/operations.ts';
 import { appActionOperations } from './apps/actions.operations.ts';
+import { appDeliveryOperations } from './apps/deliveries.operations.ts';
 import { appOperations } from './apps/operations.ts';
 import {
   deleteAutomationDefinition,
@@ -87,6 +88,7 @@ export const operations: readonly AnyOperation[] = [
   ...paymentOperations,
   ...appOperations,
   ...appActionOperations,
+  ...appDeliveryOperations,
   listStoreProducts,
   getStoreProduct,
   ...reviewOperations,

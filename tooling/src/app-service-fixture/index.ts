@@ -12,5 +12,6 @@ export {
   type AppServiceFixture,
   type AppServiceFixtureOptions,
   type ReceivedCall,
+  type ReceivedDelivery,
   startAppServiceFixture,
 } from './server.ts';

@@ -1,3 +1,4 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -46,6 +47,25 @@ export interface ReceivedCall {
   readonly status?: number;
 }
 
+/** One event delivery the fixture received (a POST carrying `x-app-delivery-id`). */
+export interface ReceivedDelivery {
+  readonly deliveryId: string;
+  readonly eventId: string | null;
+  readonly sequence: string | null;
+  readonly eventName: string | null;
+  readonly timestamp: string | null;
+  readonly signature: string | null;
+  /** Whether the signature is the HMAC-SHA256, keyed with the credential, of the signed string. */
+  readonly signatureValid: boolean;
+  /** Whether an `Authorization` header came along (deliveries carry none). */
+  readonly hasAuthorization: boolean;
+  /** The parsed body; undefined when it was not JSON. */
+  readonly body: unknown;
+  readonly fault?: AppServiceFaultKind;
+  /** Status answered; absent while in flight or when the connection was dropped unanswered. */
+  readonly status?: number;
+}
+
 /** The loopback service: its base URL, what it received, and faults on demand. */
 export interface AppServiceFixture {
   /** `http://127.0.0.1:<port>/actions`: the base URL to configure. */
@@ -57,6 +77,13 @@ export interface AppServiceFixture {
   setAction(name: string, handler: ActionHandler): void;
   /** Injects a fault into the next matching call(s). */
   failNext(fault: AppServiceFault): void;
+  /** Every event delivery received, oldest first. */
+  readonly deliveries: readonly ReceivedDelivery[];
+  /**
+   * Injects a fault into the next delivery(ies) (`action` is matched against the event name):
+   * `status`, `refuse`, `slow` (then answered 200) or `drop`.
+   */
+  failNextDeliveries(fault: AppServiceFault): void;
   clearFaults(): void;
   /** Forgets the calls received so far. */
   clear(): void;
@@ -104,8 +131,75 @@ export async function startAppServiceFixture(options: AppServiceFixtureOptions):
   const actions = new Map(Object.entries(options.actions ?? {}));
   const faults = createFaultQueue();
   const calls: MutableCall[] = [];
+  const deliveryFaults = createFaultQueue();
+  const deliveries: { -readonly [K in keyof ReceivedDelivery]: ReceivedDelivery[K] }[] = [];
+
+  /** An event delivery: signed (decision 0040), not authorised by a bearer. */
+  async function handleDelivery(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request as AsyncIterable<Buffer>) chunks.push(chunk);
+    const bytes = Buffer.concat(chunks);
+    let body: unknown;
+    try {
+      body = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      body = undefined;
+    }
+    const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    const delivery: (typeof deliveries)[number] = {
+      deliveryId: header(request, 'x-app-delivery-id') ?? '',
+      eventId: header(request, 'x-app-event-id'),
+      sequence: header(request, 'x-app-event-sequence'),
+      eventName: header(request, 'x-app-event'),
+      timestamp: header(request, 'x-app-timestamp'),
+      signature: header(request, 'x-app-signature'),
+      signatureValid: false,
+      hasAuthorization: header(request, 'authorization') !== null,
+      body,
+    };
+    const event = (fields.event ?? {}) as Record<string, unknown>;
+    const signed = [
+      String(fields.tenant),
+      String(fields.app),
+      String(event.name),
+      delivery.timestamp ?? '',
+      delivery.deliveryId,
+      createHash('sha256').update(bytes).digest('hex'),
+    ].join('\n');
+    const expected = createHmac('sha256', credential).update(signed).digest();
+    const given = Buffer.from(delivery.signature ?? '', 'hex');
+    delivery.signatureValid = given.length === expected.length && timingSafeEqual(given, expected);
+    deliveries.push(delivery);
+    const answer = (status: number, value: unknown) => {
+      delivery.status = status;
+      sendJson(response, status, value);
+    };
+    const fault = deliveryFaults.take(String(event.name));
+    if (fault) {
+      delivery.fault = fault.kind;
+      switch (fault.kind) {
+        case 'status':
+          return answer(fault.status ?? 503, { detail: fault.detail ?? 'the service is unavailable' });
+        case 'refuse':
+          return answer(fault.status ?? 422, { detail: fault.detail ?? 'the delivery was refused' });
+        case 'slow':
+          await sleep(fault.delayMs ?? 1000);
+          break;
+        case 'drop':
+          request.socket.destroy();
+          return;
+        default:
+          throw new Error(`failNextDeliveries: ${fault.kind} is not a delivery fault`);
+      }
+    }
+    if (!delivery.signatureValid) return answer(401, { detail: 'bad signature' });
+    return answer(200, { received: true });
+  }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (request.method === 'POST' && header(request, 'x-app-delivery-id') !== null) {
+      return handleDelivery(request, response);
+    }
     const call: MutableCall = {
       method: request.method ?? '',
       path: request.url ?? '',
@@ -250,9 +344,14 @@ export async function startAppServiceFixture(options: AppServiceFixtureOptions):
       actions.set(name, handler);
     },
     failNext: (fault) => faults.add(fault),
+    get deliveries() {
+      return deliveries;
+    },
+    failNextDeliveries: (fault) => deliveryFaults.add(fault),
     clearFaults: () => faults.clear(),
     clear() {
       calls.length = 0;
+      deliveries.length = 0;
     },
     close() {
       return new Promise<void>((resolve) => {

@@ -40,6 +40,37 @@ export type AppServiceResult =
       readonly outcomeUnknown: boolean;
     };
 
+/** One attempt to deliver an outbox event the app subscribed to (issue 16; decision 0040). */
+export interface AppDeliveryRequest {
+  readonly tenantId: string;
+  readonly appId: string;
+  /** `x-app-delivery-id`: the same on every attempt of the delivery. */
+  readonly deliveryId: string;
+  readonly event: {
+    /** `x-app-event-id`: the outbox event's id. */
+    readonly id: string;
+    readonly name: string;
+    /** `x-app-event-sequence`: the event's per-shop outbox sequence. */
+    readonly sequence: number;
+    readonly occurredAt: string;
+    readonly payload: unknown;
+  };
+  /** `x-app-timestamp`: Unix seconds of this attempt, signed with it. */
+  readonly timestamp: number;
+}
+
+/** How an attempt ended: delivered (any 2xx), or failed with what the merchant's log may show. */
+export type AppDeliveryResult =
+  | { readonly ok: true; readonly status: number }
+  | {
+      readonly ok: false;
+      readonly code: AppServiceFailureCode;
+      /** The answer's status; null when none came. */
+      readonly status: number | null;
+      /** One line for the delivery log; never the credential, the configured URL or the answer's body. */
+      readonly message: string;
+    };
+
 export interface AppServices {
   /** Whether this process has an endpoint for the app. */
   isConfigured(appId: string): boolean;
@@ -48,6 +79,8 @@ export interface AppServices {
    * JSON, an idempotency key that is not 1 to 255 visible ASCII characters); nothing is sent then.
    */
   call(request: AppServiceRequest): Promise<AppServiceResult>;
+  /** Delivers one event to the app's service, signed with its credential. Never rejects for the service's sake. */
+  deliver(request: AppDeliveryRequest): Promise<AppDeliveryResult>;
 }
 
 /** The default: no app has an endpoint, every call answers `APP_SERVICE_NOT_CONFIGURED`. */
@@ -58,5 +91,11 @@ export const noAppServices: AppServices = {
     code: 'APP_SERVICE_NOT_CONFIGURED',
     message: `No service endpoint is configured for the app ${request.appId} (APP_SERVICES).`,
     outcomeUnknown: false,
+  }),
+  deliver: async (request) => ({
+    ok: false,
+    code: 'APP_SERVICE_NOT_CONFIGURED',
+    status: null,
+    message: `No service endpoint is configured for the app ${request.appId} (APP_SERVICES).`,
   }),
 };

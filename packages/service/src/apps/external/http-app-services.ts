@@ -1,10 +1,13 @@
 import {
+  type AppDeliveryRequest,
+  type AppDeliveryResult,
   type AppServiceRequest,
   type AppServiceResult,
   type AppServices,
   noAppServices,
 } from '../../kernel/app-services.ts';
 import { type BoundedAnswer, boundedExchange, quoteOutsideText } from '../../kernel/bounded-exchange.ts';
+import { sha256Hex, signWebhook, webhookSignedString } from '../webhook-signature.ts';
 
 // The HTTP adapter of the external app service port (decision 0036). A call is one POST of
 // `{"tenant", "action", "input"}` to the app's configured base URL with its bearer credential,
@@ -67,7 +70,80 @@ export function createHttpAppServices(
       );
       return resultOf(answer, request.appId, endpoint);
     },
+
+    async deliver(request: AppDeliveryRequest): Promise<AppDeliveryResult> {
+      const endpoint = endpoints.get(request.appId);
+      if (!endpoint) return noAppServices.deliver(request);
+      const { event } = request;
+      const body = JSON.stringify({
+        tenant: request.tenantId,
+        app: request.appId,
+        delivery: request.deliveryId,
+        event: {
+          id: event.id,
+          name: event.name,
+          sequence: event.sequence,
+          occurredAt: event.occurredAt,
+          payload: event.payload,
+        },
+      });
+      const timestamp = String(request.timestamp);
+      // The incoming webhooks' scheme (decision 0039), outward: the event name where a webhook's
+      // id stands, the delivery id where its event id stands, keyed with the service credential.
+      const signature = signWebhook(
+        Buffer.from(endpoint.credential, 'utf8'),
+        webhookSignedString({
+          tenant: request.tenantId,
+          app: request.appId,
+          webhook: event.name,
+          timestamp,
+          eventId: request.deliveryId,
+          bodySha256: sha256Hex(Buffer.from(body, 'utf8')),
+        }),
+      );
+      // No bearer: the signature proves the sender, and a delivery logged by a proxy leaks no credential.
+      const answer = await boundedExchange(
+        { fetch: fetchOf, timeoutMs: endpoint.timeoutMs },
+        {
+          method: 'POST',
+          url: endpoint.baseUrl,
+          headers: {
+            'Content-Type': 'application/json',
+            'x-app-delivery-id': request.deliveryId,
+            'x-app-event-id': event.id,
+            'x-app-event-sequence': String(event.sequence),
+            'x-app-event': event.name,
+            'x-app-timestamp': timestamp,
+            'x-app-signature': signature,
+          },
+          body,
+        },
+      );
+      return deliveryResultOf(answer, request.appId, endpoint);
+    },
   };
+}
+
+/** Any 2xx delivers (its body is read within the bounds and ignored); everything else fails the attempt. */
+function deliveryResultOf(
+  answer: BoundedAnswer,
+  appId: string,
+  endpoint: AppServiceEndpoint,
+): AppDeliveryResult {
+  if (answer.kind === 'unanswered') {
+    return {
+      ok: false,
+      code: 'APP_SERVICE_UNAVAILABLE',
+      status: null,
+      message: `The service of the app ${appId} did not answer (${answer.reason}).`,
+    };
+  }
+  const { status } = answer;
+  if (status >= 200 && status < 300) return { ok: true, status };
+  const result = resultOf(answer, appId, endpoint);
+  const code = result.ok ? 'APP_SERVICE_UNAVAILABLE' : result.code;
+  const message = result.ok ? `The service of the app ${appId} answered HTTP ${status}.` : result.message;
+  return { ok: false, code, status, message: message.replace(/; the call may have had its effect\.$/, '.') };
 }
 
 /** What an exchange's end means for the caller (the table of decision 0036). */
