@@ -1,9 +1,12 @@
 import {
+  APP_DELIVERIES_CHANNEL,
   FLOW_JOBS_CHANNEL,
   OUTBOX_CHANNEL,
   PAYMENT_JOBS_CHANNEL,
   releaseAllLeases,
 } from '@cartwright/repository';
+import { appDeliveryMatchingProjection } from './apps/delivery/matching.ts';
+import { runDueDeliveries } from './apps/delivery/runner.ts';
 import { runDueJobs } from './flows/executor.ts';
 import { flowMatchingProjection } from './flows/matching.ts';
 import type { Runner, WorkerLogLine } from './kernel/process-roles.ts';
@@ -22,6 +25,7 @@ export const projections: readonly Projection[] = [
   eventStatisticsProjection,
   customerHistoryProjection,
   flowMatchingProjection,
+  appDeliveryMatchingProjection,
 ];
 
 /** A projection as a runner: each round leases one shop whose outbox is ahead and applies its backlog. */
@@ -110,11 +114,40 @@ export const paymentRunner: ServiceRunner = {
   },
 };
 
+/**
+ * App deliveries: each round claims a batch of due deliveries (one lease each) and attempts them
+ * together. A circuit that opened is a warning with its shop and app.
+ */
+export const appDeliveryRunner: ServiceRunner = {
+  name: 'app-delivery-runner',
+  kind: 'jobs',
+  role: 'app-worker',
+  wake: APP_DELIVERIES_CHANNEL,
+  async round(services, options) {
+    const round = await runDueDeliveries(services, {
+      owner: options.owner,
+      leaseMs: options.leaseMs,
+      limit: options.jobBatchSize,
+    });
+    const lines: WorkerLogLine[] = round.opened.map((circuit) => ({
+      level: 'warn',
+      msg: 'app delivery circuit opened',
+      owner: options.owner,
+      ...circuit,
+    }));
+    if (round.ran > 0) {
+      lines.push({ level: 'info', msg: 'app deliveries ran', owner: options.owner, deliveries: round.ran });
+    }
+    return { busy: round.ran > 0, lines };
+  },
+};
+
 /** Every runner of the service, projections first. */
 export const runners: readonly ServiceRunner[] = [
   ...projections.map(projectionRunner),
   flowRunner,
   paymentRunner,
+  appDeliveryRunner,
 ];
 
 /** Gives back every lease this owner holds (graceful shutdown). */
