@@ -1,6 +1,7 @@
 import { handleMcpRequest } from '@cartwright/mcp';
 import {
   type AnyOperation,
+  acceptAppWebhook,
   authenticate,
   authenticateStorefront,
   FileContent,
@@ -315,6 +316,35 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
     const received = await receiveProviderWebhook(services, tenantId, { headers: c.req.header(), body });
     if (!received.ok) return problemResponse(received, id);
     return c.json(received.value);
+  });
+
+  // Signed incoming app webhooks (decision 0039). No bearer token: the app's key signs each
+  // request, and the service checks everything (HTTPS, signature, limits, receipt). The host only
+  // hands over the path, the three headers, the raw body stream and what it knows of the socket.
+  served.add('POST', '/webhooks/apps/:tenant/:app/:webhook');
+  app.post('/webhooks/apps/:tenant/:app/:webhook', async (c) => {
+    const socket = (
+      c.env as { incoming?: { socket?: { remoteAddress?: string; encrypted?: boolean } } } | undefined
+    )?.incoming?.socket;
+    const accepted = await acceptAppWebhook(services, {
+      tenant: c.req.param('tenant') ?? '',
+      app: c.req.param('app') ?? '',
+      webhook: c.req.param('webhook') ?? '',
+      headers: {
+        timestamp: c.req.header('x-app-timestamp'),
+        eventId: c.req.header('x-app-event-id'),
+        signature: c.req.header('x-app-signature'),
+      },
+      contentLength: c.req.header('content-length'),
+      body: c.req.raw.body,
+      transport: {
+        encrypted: socket?.encrypted === true,
+        peerAddress: socket?.remoteAddress,
+        forwardedProto: c.req.header('x-forwarded-proto'),
+      },
+    });
+    if (!accepted.ok) return problemResponse(accepted, c.get('requestId'));
+    return c.json(accepted.value.body, accepted.value.status as 200 | 202);
   });
 
   // Before the token check: the API's description and its HTML reference hold no shop data.

@@ -72,7 +72,7 @@ function expectStatus(response: { status: number; body: unknown }, status: numbe
 export async function createHarness(
   options: {
     readonly payments?: PaymentServices;
-    readonly ports?: Partial<Pick<Services, 'sandbox' | 'appServices' | 'mail'>>;
+    readonly ports?: Partial<Pick<Services, 'sandbox' | 'appServices' | 'appWebhooks' | 'mail'>>;
   } = {},
 ): Promise<Harness> {
   const database = await createTestDatabase();
