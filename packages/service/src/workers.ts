@@ -7,6 +7,7 @@ import {
 } from '@cartwright/repository';
 import { appDeliveryMatchingProjection } from './apps/delivery/matching.ts';
 import { runDueDeliveries } from './apps/delivery/runner.ts';
+import { APP_SCHEDULES_CHANNEL, runDueSchedules } from './apps/schedules.ts';
 import { runDueJobs } from './flows/executor.ts';
 import { flowMatchingProjection } from './flows/matching.ts';
 import type { Runner, WorkerLogLine } from './kernel/process-roles.ts';
@@ -142,12 +143,37 @@ export const appDeliveryRunner: ServiceRunner = {
   },
 };
 
+/**
+ * App schedules: each round claims a batch of due schedules of live shops and commits each one's
+ * tick with its event. Ticks come with time, so polling drives it.
+ */
+export const scheduleRunner: ServiceRunner = {
+  name: 'schedule-runner',
+  kind: 'jobs',
+  role: 'app-worker',
+  wake: APP_SCHEDULES_CHANNEL,
+  async round(services, options) {
+    const round = await runDueSchedules(services, {
+      owner: options.owner,
+      leaseMs: options.leaseMs,
+      limit: options.jobBatchSize,
+    });
+    const lines: WorkerLogLine[] = [];
+    if (round.emitted > 0)
+      lines.push({ level: 'info', msg: 'schedule ticks', owner: options.owner, ticks: round.emitted });
+    if (round.lost > 0)
+      lines.push({ level: 'warn', msg: 'schedule leases lost', owner: options.owner, schedules: round.lost });
+    return { busy: round.claimed > 0, lines };
+  },
+};
+
 /** Every runner of the service, projections first. */
 export const runners: readonly ServiceRunner[] = [
   ...projections.map(projectionRunner),
   flowRunner,
   paymentRunner,
   appDeliveryRunner,
+  scheduleRunner,
 ];
 
 /** Gives back every lease this owner holds (graceful shutdown). */
