@@ -348,7 +348,10 @@ export async function startAppServiceFixture(options: AppServiceFixtureOptions):
       return deliveries;
     },
     failNextDeliveries: (fault) => deliveryFaults.add(fault),
-    clearFaults: () => faults.clear(),
+    clearFaults: () => {
+      faults.clear();
+      deliveryFaults.clear();
+    },
     clear() {
       calls.length = 0;
       deliveries.length = 0;
