@@ -10,7 +10,7 @@ import {
   saveAppSchedule,
   settleAppSchedule,
 } from '@cartwright/repository';
-import { type Actor, recordEvent } from '../kernel/events.ts';
+import { type Actor, collectingEvents, recordEvent } from '../kernel/events.ts';
 import type { Services } from '../kernel/services.ts';
 
 // App schedules (issue 16, item 1). The lifecycle keeps one row per declared schedule; the
@@ -84,13 +84,12 @@ export interface ScheduleRound {
   readonly lost: number;
 }
 
-/** A fenced write found the lease gone: the schedule's transaction rolls back. */
-class ScheduleLeaseLost extends Error {}
-
 /**
- * Leases up to `limit` due schedules of live shops to `owner` and commits each one's due tick in
- * its own transaction: the tick row (nothing more when it exists already), its event, the
- * schedule's last and next tick, the lease given back.
+ * Leases up to `limit` due schedules of live shops to `owner` and commits their due ticks in one
+ * transaction: for each schedule still held, its last and next tick with the lease given back,
+ * its tick row (nothing more when that tick exists already) and its event. Events are appended
+ * once per shop at the end (`collectingEvents`), shops in id order, so racing workers take the
+ * shops' outbox counters in one order.
  */
 export async function runDueSchedules(
   services: Services,
@@ -98,71 +97,84 @@ export async function runDueSchedules(
 ): Promise<ScheduleRound> {
   const now = services.clock.now();
   const claimed = await services.database.transaction((tx) => claimDueAppSchedules(tx, { ...options, now }));
-  let emitted = 0;
-  let lost = 0;
-  for (const schedule of claimed) {
-    try {
-      const didEmit = await services.database.transaction((tx) =>
-        tickSchedule(tx, services, options.owner, schedule, now),
-      );
-      if (didEmit) emitted += 1;
-    } catch (error) {
-      if (!(error instanceof ScheduleLeaseLost)) throw error;
-      lost += 1;
-    }
-  }
-  return { claimed: claimed.length, emitted, lost };
+  if (claimed.length === 0) return { claimed: 0, emitted: 0, lost: 0 };
+  const ordered = [...claimed].sort(
+    (a, b) =>
+      compare(a.tenantId, b.tenantId) || compare(a.appId, b.appId) || compare(a.scheduleId, b.scheduleId),
+  );
+  const outcomes = await services.database.transaction((tx) =>
+    collectingEvents(tx, async () => {
+      const versions = new Map<string, string | null>();
+      const ticked: TickOutcome[] = [];
+      for (const schedule of ordered) {
+        ticked.push(await tickSchedule(tx, services, options.owner, schedule, now, versions));
+      }
+      return ticked;
+    }),
+  );
+  return {
+    claimed: claimed.length,
+    emitted: outcomes.filter((outcome) => outcome === 'emitted').length,
+    lost: outcomes.filter((outcome) => outcome === 'lost').length,
+  };
 }
 
-/** One leased schedule's tick at `now`; answers whether its event was appended. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+type TickOutcome = 'emitted' | 'settled' | 'lost';
+
+/**
+ * One leased schedule's tick at `now`. The fenced settle goes first: a schedule whose lease was
+ * lost writes nothing at all. `versions` caches each app's installed version for the batch.
+ */
 async function tickSchedule(
   tx: Executor,
   services: Services,
   owner: string,
   schedule: AppScheduleRow,
   now: Date,
-): Promise<boolean> {
+  versions: Map<string, string | null>,
+): Promise<TickOutcome> {
   const { tenantId, appId, scheduleId } = schedule;
   const due = dueTicks(schedule.cron, schedule.nextTickAt, now);
-  let emitted = false;
-  const app = due.tick ? await findApp(tx, tenantId, appId) : undefined;
-  if (due.tick && app) {
-    const eventId = services.ids.next();
-    const fresh = await insertAppScheduleTick(tx, {
-      tenantId,
-      appId,
-      scheduleId,
-      tickAt: due.tick,
-      missed: due.missed,
-      eventId,
-      createdAt: now,
-    });
-    if (fresh) {
-      await recordEvent(
-        tx,
-        services,
-        tenantId,
-        SCHEDULE_ACTOR,
-        appEventName(appId, schedule.action),
-        {
-          appId,
-          version: app.version,
-          actionId: schedule.action,
-          scheduleId,
-          tick: due.tick.toISOString(),
-          missed: due.missed,
-          input: schedule.input,
-        },
-        eventId,
-      );
-      emitted = true;
-    }
-  }
   const settled = await settleAppSchedule(tx, owner, schedule, {
     lastTickAt: due.tick,
     nextTickAt: due.next,
     at: now,
   });
-  if (!settled) throw new ScheduleLeaseLost();
-  return emitted;
+  if (!settled) return 'lost';
+  if (!due.tick) return 'settled';
+  const appKey = `${tenantId}/${appId}`;
+  if (!versions.has(appKey)) versions.set(appKey, (await findApp(tx, tenantId, appId))?.version ?? null);
+  const version = versions.get(appKey);
+  if (!version) return 'settled';
+  const eventId = services.ids.next();
+  const fresh = await insertAppScheduleTick(tx, {
+    tenantId,
+    appId,
+    scheduleId,
+    tickAt: due.tick,
+    missed: due.missed,
+    eventId,
+    createdAt: now,
+  });
+  if (!fresh) return 'settled';
+  await recordEvent(
+    tx,
+    services,
+    tenantId,
+    SCHEDULE_ACTOR,
+    appEventName(appId, schedule.action),
+    {
+      appId,
+      version,
+      actionId: schedule.action,
+      scheduleId,
+      tick: due.tick.toISOString(),
+      missed: due.missed,
+      input: schedule.input,
+    },
+    eventId,
+  );
+  return 'emitted';
 }
