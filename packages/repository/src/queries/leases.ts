@@ -5,6 +5,7 @@ import {
   appDeliveries,
   appDeliveryCircuits,
   appSchedules,
+  apps,
   flowJobs,
   outboxCursors,
   paymentJobs,
@@ -211,14 +212,15 @@ export const paymentJobLease = defineLease({
 /**
  * App deliveries, across shops, one lease per delivery: pending deliveries whose `available_at` has
  * come (backoff) and that nobody holds, or whose holder's lease expired (a lost worker: the
- * delivery is sent again, at least once), unless the app's circuit in that shop is open. Earliest
- * first. A fenced write is refused once the lease's time has passed.
+ * delivery is sent again, at least once), while the app is installed in that shop and its circuit
+ * there is not open. Earliest first. A fenced write is refused once the lease's time has passed.
  */
 export const appDeliveryLease = defineLease({
   table: appDeliveries,
   key: (t) => [t.tenantId, t.id],
   due: (t) => sql`${t.status} = 'pending' and ${t.availableAt} <= clock_timestamp()
     and (${t.leaseOwner} is null or ${isLeaseExpired(t)})
+    and exists (select 1 from ${apps} a where a.tenant_id = ${t.tenantId} and a.app_id = ${t.appId})
     and not exists (select 1 from ${appDeliveryCircuits} c
       where c.tenant_id = ${t.tenantId} and c.app_id = ${t.appId} and c.opened_at is not null)`,
   order: (t) => t.availableAt,
