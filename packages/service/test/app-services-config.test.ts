@@ -169,7 +169,13 @@ describe('outsideServicesOf', () => {
     const outside = outsideServicesOf(
       config({ loyalty: { baseUrl: 'https://l.example', credential: CREDENTIAL } }),
     );
-    expect(Object.keys(outside).sort()).toEqual(['appServices', 'appWebhooks', 'mail', 'payments', 'sandbox']);
+    expect(Object.keys(outside).sort()).toEqual([
+      'appServices',
+      'appWebhooks',
+      'mail',
+      'payments',
+      'sandbox',
+    ]);
     expect(outside.appServices.isConfigured('loyalty')).toBe(true);
     expect(outside.payments.publicBaseUrl).toBeNull();
     expect(outside.mail.from).toBeNull();
