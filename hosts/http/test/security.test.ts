@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createMcpServer } from '@cartwright/mcp';
-import { listChannels } from '@cartwright/repository';
+import { insertAppDeliveries, listChannels } from '@cartwright/repository';
 import {
   type AnyOperation,
   authenticate,
@@ -61,6 +61,8 @@ const A_CATEGORY = '0190f0c8-0000-7000-8000-0000000000a5';
 const A_RULE = '0190f0c8-0000-7000-8000-0000000000a6';
 /** Shop A's promotion with the code A-ONLY. */
 const A_PROMOTION = '0190f0c8-0000-7000-8000-0000000000a7';
+/** A failed delivery of the loyalty app in shop A (a redelivery would queue it again). */
+const A_DELIVERY = '0190f0c8-0000-7000-8000-0000000000a8';
 /** A channel id no shop has: a save at revision 0 creates it in the caller's own shop. */
 const NEW_CHANNEL = '0190f0c8-0000-7000-8000-0000000000c1';
 /** Shop A's main channel. */
@@ -254,6 +256,10 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'apps.entities.delete': [{ appId: 'loyalty', entity: 'note', id: aNoteId, revision: 1 }, false],
     'apps.actions.invoke-public': [{ appId: 'loyalty', actionId: 'list_faq' }, true],
     'apps.entities.list-public': [{ appId: 'loyalty', entity: 'faq' }, true],
+    // Another shop lists its own (empty) log and has no loyalty app to resume (APP_NOT_INSTALLED).
+    'apps.deliveries.list': [{ appId: 'loyalty' }, false],
+    'apps.deliveries.redeliver': [{ appId: 'loyalty', deliveryId: A_DELIVERY }, true],
+    'apps.deliveries.resume': [{ appId: 'loyalty' }, false],
     'store.cart.promotionCodes.add': [{ contextToken: aContextToken, code: 'A-ONLY' }, false],
     'store.cart.promotionCodes.remove': [{ contextToken: aContextToken, code: 'A-ONLY' }, false],
   };
@@ -318,6 +324,22 @@ async function seedShopA() {
   aContextToken = login.body.contextToken as string;
   const company = await put('/api/company', { revision: 0, data: { name: 'Shop A GmbH' } });
   if (company.status !== 200) throw new Error(JSON.stringify(company.body));
+  await h.database.transaction(async (tx) => {
+    await insertAppDeliveries(tx, [
+      {
+        tenantId: h.shopA.tenantId,
+        id: A_DELIVERY,
+        appId: 'loyalty',
+        eventId: A_DELIVERY,
+        eventName: 'order.placed',
+        sequence: 1,
+        payload: {},
+        occurredAt: new Date(),
+      },
+    ]);
+    await tx.execute(sql`update app_deliveries set status = 'failed', attempts = 16
+      where tenant_id = ${h.shopA.tenantId} and id = ${A_DELIVERY}`);
+  });
   aOrderId = (
     await insertTestOrder(h.services, h.shopA.tenantId, {
       customerId: aCustomerId,
