@@ -1,3 +1,4 @@
+import { createFaultQueue } from '../fault-queue.ts';
 /**
  * Failures an app's external service shows its caller, injected into the next matching call(s):
  * - `status`: answer `status` (500 to 599; 503 by default) with a JSON `{detail}`;
@@ -45,34 +46,16 @@ export interface AppServiceFault {
 /** Bytes an `oversized` answer has at least: past a 64 KiB response cap. */
 export const OVERSIZED_BYTES = 64 * 1024 + 1024;
 
-/** Pending faults, consumed first-added first. */
-export function createFaultQueue() {
-  const pending: { fault: AppServiceFault; remaining: number }[] = [];
-  return {
-    add(fault: AppServiceFault): void {
-      const times = fault.times ?? 1;
-      if (!Number.isInteger(times) || times < 1)
-        throw new Error('failNext: times must be a positive integer');
+/** Pending faults, consumed first-added first; a fault without `action` matches every call. */
+export function createAppServiceFaults() {
+  return createFaultQueue(
+    (fault: AppServiceFault, action: string) => fault.action === undefined || fault.action === action,
+    (fault) => {
       const { status } = fault;
       if (fault.kind === 'status' && status !== undefined && !(status >= 500 && status <= 599))
         throw new Error('failNext: a status fault answers 500 to 599');
       if (fault.kind === 'refuse' && status !== undefined && !(status >= 400 && status <= 499))
         throw new Error('failNext: a refuse fault answers 400 to 499');
-      pending.push({ fault, remaining: times });
     },
-    /** The fault for this call, if any; using it counts down its `times`. */
-    take(action: string): AppServiceFault | undefined {
-      const index = pending.findIndex(
-        (entry) => entry.fault.action === undefined || entry.fault.action === action,
-      );
-      if (index < 0) return undefined;
-      const entry = pending[index]!;
-      entry.remaining -= 1;
-      if (entry.remaining === 0) pending.splice(index, 1);
-      return entry.fault;
-    },
-    clear(): void {
-      pending.length = 0;
-    },
-  };
+  );
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import {
   type AppServiceFault,
   type AppServiceFaultKind,
-  createFaultQueue,
+  createAppServiceFaults,
   OVERSIZED_BYTES,
 } from './faults.ts';
 
@@ -129,9 +129,9 @@ function sleep(ms: number): Promise<void> {
 export async function startAppServiceFixture(options: AppServiceFixtureOptions): Promise<AppServiceFixture> {
   const { credential } = options;
   const actions = new Map(Object.entries(options.actions ?? {}));
-  const faults = createFaultQueue();
+  const faults = createAppServiceFaults();
   const calls: MutableCall[] = [];
-  const deliveryFaults = createFaultQueue();
+  const deliveryFaults = createAppServiceFaults();
   const deliveries: { -readonly [K in keyof ReceivedDelivery]: ReceivedDelivery[K] }[] = [];
 
   /** An event delivery: signed (decision 0040), not authorised by a bearer. */

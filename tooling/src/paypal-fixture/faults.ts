@@ -1,3 +1,4 @@
+import { createFaultQueue } from '../fault-queue.ts';
 /**
  * Faults injected into the next matching call(s), for adapters' retry and timeout paths. They are
  * transport failures PayPal's callers must survive, not part of the contract itself.
@@ -39,29 +40,6 @@ function matches(rule: FaultRule, method: string, path: string): boolean {
 }
 
 /** Pending fault rules, consumed first-added first. */
-export function createFaultQueue() {
-  const pending: { rule: FaultRule; remaining: number }[] = [];
-  return {
-    add(rule: FaultRule): void {
-      const times = rule.times ?? 1;
-      if (!Number.isInteger(times) || times < 1)
-        throw new Error('failNext: times must be a positive integer');
-      pending.push({ rule, remaining: times });
-    },
-    /** The fault for this call, if any rule matches; using it counts down its `times`. */
-    take(method: string, path: string): FaultRule | undefined {
-      const index = pending.findIndex((entry) => matches(entry.rule, method, path));
-      if (index < 0) return undefined;
-      const entry = pending[index]!;
-      entry.remaining -= 1;
-      if (entry.remaining === 0) pending.splice(index, 1);
-      return entry.rule;
-    },
-    clear(): void {
-      pending.length = 0;
-    },
-    get size(): number {
-      return pending.length;
-    },
-  };
+export function createPaypalFaults() {
+  return createFaultQueue(matches);
 }

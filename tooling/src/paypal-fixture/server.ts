@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createAccounts, type FixtureAccount, type FixtureAccountInput } from './accounts.ts';
 import { type ApiFamily, detail, errorReply, fail, type Reply } from './errors.ts';
-import { createFaultQueue, type FaultKind, type FaultRule, OVERSIZED_BYTES } from './faults.ts';
+import { createPaypalFaults, type FaultKind, type FaultRule, OVERSIZED_BYTES } from './faults.ts';
 import { createIdempotencyStore, idempotencyKey } from './idempotency.ts';
 import { newDebugId } from './identifiers.ts';
 import { approveOrder, cancelUrlOf, isOrderExpired, type PayerInput, renderOrder } from './orders.ts';
@@ -179,7 +179,7 @@ export async function startPayPalFixture(options: PayPalFixtureOptions = {}): Pr
   const now = options.now ?? Date.now;
   const accounts = createAccounts({ now, tokenExpiresInSeconds: options.tokenExpiresInSeconds ?? 32_400 });
   for (const account of options.accounts ?? []) accounts.add(account);
-  const faults = createFaultQueue();
+  const faults = createPaypalFaults();
   const idempotency = createIdempotencyStore(now);
   const ttlMs: Record<ApiFamily, number> = {
     orders: (options.idempotencyTtlSeconds?.orders ?? 6 * HOUR_SECONDS) * 1000,

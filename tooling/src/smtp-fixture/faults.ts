@@ -1,3 +1,4 @@
+import { createFaultQueue } from '../fault-queue.ts';
 /**
  * Failures a real mail server shows its clients, injected into the next matching session(s):
  * - `reply`: answer `code` (with `message`) at `stage`: 550 for a recipient refused for good,
@@ -24,32 +25,16 @@ export interface SmtpFault {
   readonly performs?: boolean;
 }
 
-/** Pending faults, consumed first-added first. */
-export function createFaultQueue() {
-  const pending: { fault: SmtpFault; remaining: number }[] = [];
-  return {
-    add(fault: SmtpFault): void {
-      const times = fault.times ?? 1;
-      if (!Number.isInteger(times) || times < 1)
-        throw new Error('failNext: times must be a positive integer');
+/** Pending faults, consumed first-added first, each at its stage. */
+export function createSmtpFaults() {
+  return createFaultQueue(
+    (fault: SmtpFault, stage: SmtpFaultStage) => fault.stage === stage,
+    (fault) => {
       if (fault.kind === 'reply') {
         const code = fault.code;
         if (code === undefined || !Number.isInteger(code) || code < 400 || code > 599)
           throw new Error('failNext: a reply fault needs a code from 400 to 599');
       }
-      pending.push({ fault, remaining: times });
     },
-    /** The fault for this stage, if any; using it counts down its `times`. */
-    take(stage: SmtpFaultStage): SmtpFault | undefined {
-      const index = pending.findIndex((entry) => entry.fault.stage === stage);
-      if (index < 0) return undefined;
-      const entry = pending[index]!;
-      entry.remaining -= 1;
-      if (entry.remaining === 0) pending.splice(index, 1);
-      return entry.fault;
-    },
-    clear(): void {
-      pending.length = 0;
-    },
-  };
+  );
 }

@@ -5,7 +5,7 @@ import {
   type SMTPServerDataStream,
   type SMTPServerSession,
 } from 'smtp-server';
-import { createFaultQueue, type SmtpFault, type SmtpFaultStage } from './faults.ts';
+import { createSmtpFaults, type SmtpFault, type SmtpFaultStage } from './faults.ts';
 import { headerOf, type ParsedMessage, parseMessage } from './parse.ts';
 
 export interface SmtpFixtureOptions {
@@ -90,7 +90,7 @@ function defaultReply(stage: SmtpFaultStage, code: number): string {
 
 /** Starts a loopback SMTP server on 127.0.0.1 (no TLS: STARTTLS is not offered). */
 export async function startSmtpFixture(options: SmtpFixtureOptions = {}): Promise<SmtpFixture> {
-  const faults = createFaultQueue();
+  const faults = createSmtpFaults();
   const messages: ReceivedMail[] = [];
   const logins: SmtpLogin[] = [];
   const waiters = new Set<() => void>();
