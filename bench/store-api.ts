@@ -8,16 +8,16 @@
 //   BENCH_SECONDS=10 BENCH_CONCURRENCY=8 corepack pnpm bench:store
 //   BENCH_PROFILE=/tmp/profiles corepack pnpm bench:store   (the server writes a .cpuprofile there)
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { expectOk, type Measured, measure, processUsage } from './http-load.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const PROFILE = process.env.BENCH_PROFILE;
 const ROOT = resolve(import.meta.dirname, '..');
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 interface Server {
   readonly child: ChildProcess;
@@ -43,54 +43,16 @@ async function startServer(dataDir: string): Promise<Server> {
   throw new Error('the server stopped before it printed its token');
 }
 
-/** Resident memory (MiB) and CPU ticks used so far by a process (Linux /proc). */
-function usage(pid: number): { rssMiB: number; cpuTicks: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-  // Fields after the command name: utime is the 14th and stime the 15th field of the line.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { rssMiB: rssKiB / 1024, cpuTicks: Number(fields[11]) + Number(fields[12]) };
-}
-
-interface Measured {
-  readonly name: string;
-  readonly perSecond: number;
-  readonly cpuMsPerRequest: number;
-  readonly p50: number;
-}
-
 /** CONCURRENCY loops send `request` for SECONDS; every answer must be a 2xx. */
-async function measure(server: Server, name: string, request: () => Promise<Response>): Promise<Measured> {
-  const warmUntil = performance.now() + 500;
-  while (performance.now() < warmUntil) await expectOk(await request(), name);
-  const before = usage(server.child.pid!);
-  const latencies: number[] = [];
-  const started = performance.now();
-  const until = started + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) {
-        const sent = performance.now();
-        await expectOk(await request(), name);
-        latencies.push(performance.now() - sent);
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  const after = usage(server.child.pid!);
-  latencies.sort((a, b) => a - b);
-  return {
+function measureStore(server: Server, name: string, request: () => Promise<Response>): Promise<Measured> {
+  return measure({
     name,
-    perSecond: latencies.length / elapsed,
-    cpuMsPerRequest: (((after.cpuTicks - before.cpuTicks) / TICKS_PER_SECOND) * 1000) / latencies.length,
-    p50: latencies[Math.floor(latencies.length / 2)]!,
-  };
-}
-
-async function expectOk(response: Response, name: string): Promise<void> {
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${name}: ${response.status} ${text.slice(0, 300)}`);
+    pid: server.child.pid!,
+    request,
+    check: (response) => expectOk(response, name),
+    seconds: SECONDS,
+    concurrency: CONCURRENCY,
+  });
 }
 
 async function json<T>(response: Response): Promise<T> {
@@ -102,7 +64,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'cartwright-bench-store-'));
 const server = await startServer(dataDir);
 try {
   await new Promise((done) => setTimeout(done, 2000)); // workers settle after the demo shop
-  const afterStart = usage(server.child.pid!);
+  const afterStart = processUsage(server.child.pid!);
   const staff = { authorization: `Bearer ${server.token}` };
   const automation = await json<{ channels: { isMain: boolean; accessKey: string }[] }>(
     await fetch(`${server.url}/api/automation`, { headers: staff }),
@@ -133,17 +95,17 @@ try {
 
   let quantity = 1;
   const results = [
-    await measure(server, 'GET /healthz (baseline)', () => fetch(`${server.url}/healthz`)),
-    await measure(server, 'GET /store-api/products', () =>
+    await measureStore(server, 'GET /healthz (baseline)', () => fetch(`${server.url}/healthz`)),
+    await measureStore(server, 'GET /store-api/products', () =>
       fetch(`${server.url}/store-api/products`, { headers: visitor }),
     ),
-    await measure(server, 'GET /store-api/products/{id}', () =>
+    await measureStore(server, 'GET /store-api/products/{id}', () =>
       fetch(`${server.url}/store-api/products/${productId}`, { headers: visitor }),
     ),
-    await measure(server, 'GET /store-api/cart', () =>
+    await measureStore(server, 'GET /store-api/cart', () =>
       fetch(`${server.url}/store-api/cart`, { headers: visitor }),
     ),
-    await measure(server, 'PATCH /store-api/cart/lines/{id}', () =>
+    await measureStore(server, 'PATCH /store-api/cart/lines/{id}', () =>
       fetch(`${server.url}/store-api/cart/lines/${lineId}`, {
         method: 'PATCH',
         headers: { ...visitor, 'content-type': 'application/json' },
@@ -151,7 +113,7 @@ try {
       }),
     ),
   ];
-  const afterLoad = usage(server.child.pid!);
+  const afterLoad = processUsage(server.child.pid!);
 
   const baseline = results[0]!;
   console.log(

@@ -17,12 +17,12 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { sha256Hex, signWebhook, webhookSignedString } from '@cartwright/service';
 import postgres from 'postgres';
+import { type Measured, measure } from './http-load.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const ROOT = resolve(import.meta.dirname, '..');
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 const SECRET = 'bench-inbound-demo-secret-of-more-than-32-bytes';
 const KEY = new TextEncoder().encode(SECRET);
 const manifest = JSON.parse(readFileSync(join(ROOT, 'examples/apps/inbound-demo/manifest.json'), 'utf8'));
@@ -64,55 +64,24 @@ async function stopServer(server: Server): Promise<void> {
   await new Promise((done) => server.child.once('exit', done));
 }
 
-/** CPU ticks used so far by a process (Linux /proc: utime + stime). */
-function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-interface Measured {
-  readonly name: string;
-  readonly perSecond: number;
-  readonly cpuMsPerRequest: number;
-  readonly p50: number;
-}
-
 /** CONCURRENCY loops send `request` for SECONDS; every answer must have the expected status. */
-async function measure(
+function measureStatus(
   server: Server,
   name: string,
   status: number,
   request: () => Promise<Response>,
 ): Promise<Measured> {
-  const check = async (response: Response) => {
-    const text = await response.text();
-    if (response.status !== status) throw new Error(`${name}: ${response.status} ${text.slice(0, 300)}`);
-  };
-  const warmUntil = performance.now() + 500;
-  while (performance.now() < warmUntil) await check(await request());
-  const before = cpuTicks(server.child.pid!);
-  const latencies: number[] = [];
-  const started = performance.now();
-  const until = started + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) {
-        const sent = performance.now();
-        await check(await request());
-        latencies.push(performance.now() - sent);
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  const after = cpuTicks(server.child.pid!);
-  latencies.sort((a, b) => a - b);
-  return {
+  return measure({
     name,
-    perSecond: latencies.length / elapsed,
-    cpuMsPerRequest: (((after - before) / TICKS_PER_SECOND) * 1000) / latencies.length,
-    p50: latencies[Math.floor(latencies.length / 2)]!,
-  };
+    pid: server.child.pid!,
+    request,
+    check: async (response) => {
+      const text = await response.text();
+      if (response.status !== status) throw new Error(`${name}: ${response.status} ${text.slice(0, 300)}`);
+    },
+    seconds: SECONDS,
+    concurrency: CONCURRENCY,
+  });
 }
 
 /** The floor: SHA-256 of each body and HMAC-SHA256 of its signed string, per second on one core. */
@@ -186,15 +155,15 @@ async function run(label: string, storage: Record<string, string>): Promise<stri
     let sequence = 0;
     const forged = new TextEncoder().encode('not-the-shop-key-but-just-as-long-as-the-real-one');
     const results = [
-      await measure(server, 'GET /healthz (HTTP floor)', 200, () => fetch(`${server.url}/healthz`)),
-      await measure(server, 'accepted (new event id)', 202, () => {
+      await measureStatus(server, 'GET /healthz (HTTP floor)', 200, () => fetch(`${server.url}/healthz`)),
+      await measureStatus(server, 'accepted (new event id)', 202, () => {
         sequence += 1;
         return ping(server.url, demo.tenantId, sequence, `evt-${process.pid}-${sequence}`);
       }),
-      await measure(server, 'identical repeat (receipt)', 202, () =>
+      await measureStatus(server, 'identical repeat (receipt)', 202, () =>
         ping(server.url, demo.tenantId, 1, `evt-${process.pid}-1`),
       ),
-      await measure(server, 'forged (signature refused)', 401, () => {
+      await measureStatus(server, 'forged (signature refused)', 401, () => {
         sequence += 1;
         return ping(server.url, demo.tenantId, sequence, `evt-forged-${sequence}`, forged);
       }),
