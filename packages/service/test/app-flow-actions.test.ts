@@ -101,6 +101,11 @@ async function saveFlow(id: string, config: Record<string, unknown>, trigger = '
   });
 }
 
+/** Deactivates a flow this file saved once (revision 1), so later orders start it no more. */
+async function deactivate(id: string, flow: unknown) {
+  await call('automation.save', { kind: 'flows', id, revision: 1, active: false, data: flow });
+}
+
 async function jobOf(flowId: string, orderId: string) {
   const jobs = await listRecentFlowJobs(database.db, shop.tenantId, 100);
   return jobs.find(
@@ -181,13 +186,7 @@ describe('app_action', () => {
       score: Math.min(100, orders * 10 + 2),
       tier: 'bronze',
     });
-    await call('automation.save', {
-      kind: 'flows',
-      id: FLOW(1),
-      revision: 1,
-      active: false,
-      data: job.definition.flow,
-    });
+    await deactivate(FLOW(1), job.definition.flow);
   });
 
   it('fails the step with the action’s code when the input does not fit', async () => {
@@ -201,13 +200,7 @@ describe('app_action', () => {
     const job = await jobOf(FLOW(2), order.id);
     expect(job.status).toBe('failed');
     expect(job.error).toMatchObject({ code: 'VALIDATION_FAILED' });
-    await call('automation.save', {
-      kind: 'flows',
-      id: FLOW(2),
-      revision: 1,
-      active: false,
-      data: job.definition.flow,
-    });
+    await deactivate(FLOW(2), job.definition.flow);
   });
 
   it('calls an external service once per step with the step key, outside any transaction', async () => {
