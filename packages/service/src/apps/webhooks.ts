@@ -1,7 +1,6 @@
 import { AppId, actionInputShape, appEventName, checkValue, Id } from '@cartwright/app-manifest';
 import {
   type AppWebhookReceiptRow,
-  appendEvents,
   findApp,
   findAppWebhookReceipt,
   findTenant,
@@ -9,7 +8,7 @@ import {
 } from '@cartwright/repository';
 import * as v from 'valibot';
 import { collisionFailureOf, type Failure, fail, ok, type Result } from '../kernel/errors.ts';
-import type { Actor } from '../kernel/events.ts';
+import { type Actor, recordEvent } from '../kernel/events.ts';
 import type { Services } from '../kernel/services.ts';
 import { manifestOf } from './lifecycle.ts';
 import { isShopId } from './webhook-keys.ts';
@@ -208,21 +207,21 @@ export async function acceptAppWebhook(
       });
       // Another request took the event id first (its transaction has ended): nothing was written.
       if (!receipt) return undefined;
-      await appendEvents(tx, tenant, [
+      await recordEvent(
+        tx,
+        services,
+        tenant,
+        actor,
+        appEventName(appId, action.id),
         {
-          id: outboxEventId,
-          name: appEventName(appId, action.id),
-          payload: {
-            appId,
-            version: installed.version,
-            actionId: action.id,
-            webhook: { id: webhookId, eventId },
-            input: checked.value,
-          },
-          actor,
-          occurredAt: now,
+          appId,
+          version: installed.version,
+          actionId: action.id,
+          webhook: { id: webhookId, eventId },
+          input: checked.value,
         },
-      ]);
+        outboxEventId,
+      );
       return receipt;
     });
     if (stored) return ok({ status: stored.status, body: stored.response, repeated: false });
