@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../request-body.ts';
 import {
   type AppServiceFault,
   type AppServiceFaultKind,
@@ -91,7 +92,6 @@ export interface AppServiceFixture {
   close(): Promise<void>;
 }
 
-const MAX_REQUEST_BYTES = 1024 * 1024;
 const PATH = '/actions';
 
 type MutableCall = { -readonly [K in keyof ReceivedCall]: ReceivedCall[K] };
@@ -99,17 +99,6 @@ type MutableCall = { -readonly [K in keyof ReceivedCall]: ReceivedCall[K] };
 function header(request: IncomingMessage, name: string): string | null {
   const value = request.headers[name];
   return (Array.isArray(value) ? value[0] : value) ?? null;
-}
-
-async function readBody(request: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_REQUEST_BYTES) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../request-body.ts';
 import { createAccounts, type FixtureAccount, type FixtureAccountInput } from './accounts.ts';
 import { type ApiFamily, detail, errorReply, fail, type Reply } from './errors.ts';
 import { createPaypalFaults, type FaultKind, type FaultRule, OVERSIZED_BYTES } from './faults.ts';
@@ -92,7 +93,6 @@ export interface PayPalFixture {
   close(): Promise<void>;
 }
 
-const MAX_REQUEST_BYTES = 1024 * 1024;
 const HOUR_SECONDS = 3600;
 
 type MutableCall = { -readonly [K in keyof FixtureCall]: FixtureCall[K] };
@@ -105,18 +105,6 @@ function familyOf(path: string): ApiFamily {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** The request body, or undefined past the size limit. */
-async function readBody(request: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_REQUEST_BYTES) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function header(request: IncomingMessage, name: string): string | undefined {
