@@ -8,6 +8,7 @@ export const MOUNT_CONTEXT: Readonly<Record<Mount, ContextKey>> = {
   'admin.customer': 'customerId',
   'admin.order': 'orderId',
   'admin.order.general': 'orderId',
+  'storefront.product': 'productId',
 };
 
 /** The core object whose id a context key carries. */

@@ -8,6 +8,13 @@ export {
   MOUNT_CONTEXT,
   PRIVATE_CORE_REFERENCES,
 } from './access.ts';
+export {
+  type ActionContract,
+  PAYMENT_CONTRACT,
+  PAYMENT_ROLES,
+  type PaymentRole,
+  SHIPPING_CONTRACT,
+} from './contracts.ts';
 export { CRON_MAX_LENGTH, cronProblem } from './cron.ts';
 export { DIFF_CODES, type DiffCode, type DiffReason, diffManifests, type ManifestDiff } from './diff.ts';
 export {
@@ -55,11 +62,14 @@ export {
   Manifest,
   MOUNTS,
   type Mount,
+  Payment,
   Schedule,
   SERVICE_RUNTIMES,
   ServiceAction,
   Shape,
   ShapeField,
+  Shipping,
+  STOREFRONT_MOUNTS,
   Webhook,
 } from './schema.ts';
 export { SECRET_NAME_STEMS, secretStemOf } from './secrets.ts';

@@ -18,6 +18,7 @@ export const MANIFEST_ISSUE_CODES = [
   'MANIFEST_FORM_INCOMPLETE',
   'MANIFEST_CRON_INVALID',
   'MANIFEST_SCHEDULE_INPUT',
+  'MANIFEST_CONTRACT_MISMATCH',
 ] as const;
 export type ManifestIssueCode = (typeof MANIFEST_ISSUE_CODES)[number];
 

@@ -509,6 +509,43 @@ const refusals: readonly Case[] = [
     issues: ['MANIFEST_SCHEDULE_INPUT /schedules/0/input/customer_id'],
   },
 
+  // MANIFEST_CONTRACT_MISMATCH (and the kinds of action a payment or shipping role may name)
+  {
+    name: 'a shipping rate whose action lacks the rate contract',
+    edits: [['set', '/shipping', { label: { en: 'Rate' }, rate: 'score' }]],
+    issues: [
+      'MANIFEST_CONTRACT_MISMATCH /shipping/rate',
+      'MANIFEST_CONTRACT_MISMATCH /shipping/rate',
+      'MANIFEST_CONTRACT_MISMATCH /shipping/rate',
+      'MANIFEST_CONTRACT_MISMATCH /shipping/rate',
+      'MANIFEST_CONTRACT_MISMATCH /shipping/rate',
+      'MANIFEST_CONTRACT_MISMATCH /shipping/rate',
+      'MANIFEST_CONTRACT_MISMATCH /shipping/rate',
+      'MANIFEST_CONTRACT_MISMATCH /shipping/rate',
+    ],
+  },
+  {
+    name: 'payment roles naming a module action and an unknown one',
+    edits: [
+      [
+        'set',
+        '/payment',
+        { label: { en: 'Pay' }, authorize: 'score', capture: 'score', refund: 'add_note', status: 'nothing' },
+      ],
+    ],
+    issues: [
+      'MANIFEST_ACTION_KIND /payment/authorize',
+      'MANIFEST_ACTION_KIND /payment/capture',
+      'MANIFEST_UNKNOWN_REFERENCE /payment/status',
+      'MANIFEST_ACTION_KIND /payment/refund',
+    ],
+  },
+  {
+    name: 'a storefront block running a private action',
+    edits: [['set', '/blocks/0/mount', 'storefront.product']],
+    issues: ['MANIFEST_BINDING_MISMATCH /blocks/0/contextBinding/key', 'MANIFEST_PUBLIC_ACTION /blocks/0/action'],
+  },
+
   // Sections are checked on their own: a broken one hides nothing in the others.
   {
     name: 'a schema problem in blocks and a secret in entities',

@@ -4,6 +4,7 @@ import type { ManifestIssue, ManifestRefusal, ReportIssue } from './issues.ts';
 import { pointerOf } from './pointer.ts';
 import { checkActions, checkTools } from './rules/actions.ts';
 import { checkBlocks } from './rules/blocks.ts';
+import { checkPayment, checkShipping } from './rules/contracts.ts';
 import { reportDuplicates } from './rules/duplicates.ts';
 import { checkEntities } from './rules/entities.ts';
 import { checkSchedules, checkWebhooks } from './rules/triggers.ts';
@@ -49,6 +50,8 @@ function crossCheck(manifest: Partial<Manifest>, report: ReportIssue): void {
   if (manifest.intelligence && actions) checkTools(manifest.intelligence.tools, actions, report);
   if (manifest.schedules) checkSchedules(manifest.schedules, actions, manifest.entities ?? null, report);
   if (manifest.webhooks) checkWebhooks(manifest.webhooks, actions, report);
+  if (manifest.payment && actions) checkPayment(manifest.payment, actions, report);
+  if (manifest.shipping && actions) checkShipping(manifest.shipping, actions, report);
 }
 
 /**

@@ -5,7 +5,7 @@ import { CONTEXT_CORE_REFERENCE, CORE_REFERENCE_PERMISSION, MOUNT_CONTEXT } from
 import { DIFF_CODES } from './diff.ts';
 import { MANIFEST_ISSUE_CODES } from './issues.ts';
 import { BLOCK_ACTION_KINDS } from './rules/blocks.ts';
-import { FIELD_TYPES, MANIFEST_LIMITS } from './schema.ts';
+import { FIELD_TYPES, MANIFEST_LIMITS, STOREFRONT_MOUNTS } from './schema.ts';
 import { SECRET_NAME_STEMS } from './secrets.ts';
 import { VALUE_ISSUE_CODES } from './values.ts';
 
@@ -79,7 +79,9 @@ describe('README', () => {
       Object.entries(MOUNT_CONTEXT).map(([mount, key]) => [
         code(mount),
         code(key),
-        code(CORE_REFERENCE_PERMISSION[CONTEXT_CORE_REFERENCE[key]]),
+        (STOREFRONT_MOUNTS as readonly string[]).includes(mount)
+          ? 'none: visitors see it'
+          : code(CORE_REFERENCE_PERMISSION[CONTEXT_CORE_REFERENCE[key]]),
       ]),
     );
   });

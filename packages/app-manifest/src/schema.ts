@@ -86,8 +86,12 @@ export const MOUNTS = [
   'admin.customer',
   'admin.order',
   'admin.order.general',
+  'storefront.product',
 ] as const;
 export type Mount = (typeof MOUNTS)[number];
+
+/** Mounts on the storefront: their blocks run public actions and need no shop permission. */
+export const STOREFRONT_MOUNTS = ['storefront.product'] as const satisfies readonly Mount[];
 
 export const CONTEXT_KEYS = ['productId', 'customerId', 'orderId'] as const;
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
@@ -359,6 +363,30 @@ export const Webhook = v.strictObject({
 });
 export type Webhook = v.InferOutput<typeof Webhook>;
 
+/**
+ * The payment method an app serves (decision 0042): the external service actions the payment
+ * adapter calls for each provider command. Each must be an external service action declaring
+ * the contract's fields (`PAYMENT_CONTRACT`).
+ */
+export const Payment = v.strictObject({
+  label: Label,
+  authorize: Id,
+  capture: Id,
+  refund: Id,
+  status: Id,
+});
+export type Payment = v.InferOutput<typeof Payment>;
+
+/**
+ * The shipping rate an app computes (decision 0042): the service action cart pricing calls for a
+ * shipping method served by this app. It must declare the contract's fields (`SHIPPING_CONTRACT`).
+ */
+export const Shipping = v.strictObject({
+  label: Label,
+  rate: Id,
+});
+export type Shipping = v.InferOutput<typeof Shipping>;
+
 export const Intelligence = v.strictObject({
   tools: v.optional(v.pipe(v.array(Id), v.maxLength(L.tools)), () => []),
 });
@@ -380,6 +408,8 @@ export const Manifest = v.strictObject({
   intelligence: v.optional(Intelligence, () => ({ tools: [] })),
   schedules: v.optional(v.pipe(v.array(Schedule), v.maxLength(L.schedules)), () => []),
   webhooks: v.optional(v.pipe(v.array(Webhook), v.maxLength(L.webhooks)), () => []),
+  payment: v.optional(Payment),
+  shipping: v.optional(Shipping),
   /**
    * Outbox events delivered to the app's external service (signed, at least once). A name ending
    * in `.*` subscribes to every event under that prefix.

@@ -1,6 +1,16 @@
 import { CONTEXT_CORE_REFERENCE, CORE_REFERENCE_PERMISSION, MOUNT_CONTEXT } from '../access.ts';
 import type { ReportIssue } from '../issues.ts';
-import type { Action, ActionKind, AppPermission, Block, BlockKind, Entity, Field } from '../schema.ts';
+import {
+  type Action,
+  type ActionKind,
+  type AppPermission,
+  type Block,
+  type BlockKind,
+  type Entity,
+  type Field,
+  type Mount,
+  STOREFRONT_MOUNTS,
+} from '../schema.ts';
 import { reportDuplicates } from './duplicates.ts';
 
 /** The action kinds each block kind runs: tables and cards read a list, forms save, action blocks run a service. */
@@ -35,7 +45,8 @@ export function checkBlocks(
     const at = `/blocks/${index}`;
     const mountKey = MOUNT_CONTEXT[block.mount];
     const permission = CORE_REFERENCE_PERMISSION[CONTEXT_CORE_REFERENCE[mountKey]];
-    if (permissions && !permissions.has(permission)) {
+    const storefront = (STOREFRONT_MOUNTS as readonly Mount[]).includes(block.mount);
+    if (!storefront && permissions && !permissions.has(permission)) {
       report(
         'MANIFEST_PERMISSION_MISSING',
         `${at}/mount`,
@@ -55,6 +66,13 @@ export function checkBlocks(
     if (!action) {
       report('MANIFEST_UNKNOWN_REFERENCE', `${at}/action`, `no action "${block.action}" in this app`);
       return;
+    }
+    if (storefront && !action.public) {
+      report(
+        'MANIFEST_PUBLIC_ACTION',
+        `${at}/action`,
+        `a block on ${block.mount} is shown to visitors, so "${action.id}" must be public`,
+      );
     }
     const kinds = BLOCK_ACTION_KINDS[block.kind];
     if (!kinds.includes(action.kind)) {

@@ -97,6 +97,8 @@ export const shippingMethods = pgTable(
     /** Price per currency in minor units. */
     prices: jsonb('prices').$type<MoneyJson[]>().notNull().default([]),
     taxClassId: uuid('tax_class_id'),
+    /** The installed app whose `shipping.rate` prices this method (decision 0042); null: `prices`. */
+    appId: text('app_id'),
     position: integer('position').notNull().default(0),
     revision: integer('revision').notNull().default(1),
     ...timestamps,
@@ -113,7 +115,11 @@ export const paymentMethods = pgTable(
     translations: jsonb('translations').$type<TranslationsJson>().notNull(),
     active: boolean('active').notNull().default(true),
     /** How the payment is taken: offline kinds need no provider. */
-    handler: text('handler', { enum: ['invoice', 'prepayment', 'cash_on_delivery', 'provider'] }).notNull(),
+    handler: text('handler', {
+      enum: ['invoice', 'prepayment', 'cash_on_delivery', 'provider', 'app'],
+    }).notNull(),
+    /** For handler `app`: the installed app whose `payment` actions take the money (decision 0042). */
+    appId: text('app_id'),
     position: integer('position').notNull().default(0),
     revision: integer('revision').notNull().default(1),
     ...timestamps,
