@@ -38,8 +38,10 @@ afterEach(() => {
   fixture.clearFaults();
 });
 
-const call = (actionId = 'quote', extra: { idempotencyKey?: string; appId?: string } = {}) =>
-  services.call({ tenantId: TENANT, appId: 'loyalty', actionId, input: { total: 2500 }, ...extra });
+const call = (
+  actionId = 'quote',
+  extra: { idempotencyKey?: string; appId?: string; timeoutMs?: number } = {},
+) => services.call({ tenantId: TENANT, appId: 'loyalty', actionId, input: { total: 2500 }, ...extra });
 
 /** The result, checked to carry neither the credential nor the URL anywhere. */
 function clean(result: AppServiceResult): AppServiceResult {
@@ -152,6 +154,20 @@ describe('the HTTP app services adapter', () => {
     });
   });
 
+  it('keeps a caller’s shorter deadline, and the configured one when the caller’s is longer', async () => {
+    // Answered after 300 ms: within the configured 400 ms, past the caller's 100 ms.
+    fixture.failNext({ kind: 'slow', delayMs: 300 });
+    expect(await failure(call('quote', { timeoutMs: 100 }))).toMatchObject({
+      code: 'APP_SERVICE_UNAVAILABLE',
+      message: expect.stringContaining('(timeout)'),
+    });
+    fixture.failNext({ kind: 'slow', delayMs: 700 });
+    expect(await failure(call('quote', { timeoutMs: 5_000 }))).toMatchObject({
+      code: 'APP_SERVICE_UNAVAILABLE',
+      message: expect.stringContaining('(timeout)'),
+    });
+  });
+
   it('answers a dropped connection, a cut body and a closed port as unavailable', async () => {
     fixture.failNext({ kind: 'drop', performs: true });
     expect(await failure(call())).toMatchObject({
@@ -232,6 +248,9 @@ describe('the HTTP app services adapter', () => {
 
   it('rejects a caller’s bug before sending anything', async () => {
     await expect(call('quote', { idempotencyKey: 'two\nlines' })).rejects.toThrow(TypeError);
+    for (const timeoutMs of [0, -5, 1.5, Number.NaN]) {
+      await expect(call('quote', { timeoutMs })).rejects.toThrow(TypeError);
+    }
     await expect(
       services.call({ tenantId: TENANT, appId: 'loyalty', actionId: 'quote', input: undefined }),
     ).rejects.toThrow(TypeError);

@@ -21,7 +21,8 @@ import { missingReferences, type RecordScope, runEntityAction, valueFailure } fr
 // private action route, the storefront route, the legacy entity routes, an MCP tool or a flow's
 // `app_action`. It makes the access decisions (spec Authentication 5 and 6), then dispatches:
 // entity kinds to `records.ts` in one transaction, service actions to the sandboxed module or
-// the app's external service with no transaction held, input and output checked against the
+// the app's external service with no transaction opened here (a caller may hold its own: a flow
+// step's module run, cart pricing asking a shipping rate), input and output checked against the
 // action's declared types either way.
 
 /** `app.<app>.<action>`: the MCP tool name of an action. */
@@ -69,12 +70,24 @@ export type AppCaller =
       readonly actor: Actor;
       readonly tx?: Executor | undefined;
       readonly stepKey: string;
-    };
+    }
+  /**
+   * The service itself on no one's behalf (cart pricing asking an app's shipping rate): no access
+   * decision beyond the app being installed. `tx` is the transaction the caller holds (reads and
+   * events go through it).
+   */
+  | { readonly kind: 'system'; readonly process: string; readonly tx?: Executor | undefined };
 
 export interface AppActionRequest {
   readonly appId: string;
   readonly actionId: string;
   readonly input: unknown;
+  /**
+   * For a service action: how long the caller waits for its output (whole milliseconds). An
+   * external call gets it as its deadline (or the configured one, when shorter); a module run not
+   * answered by then answers `APP_MODULE_TIMEOUT` (the run stays bounded by its CPU limit).
+   */
+  readonly timeoutMs?: number | undefined;
 }
 
 /** The merchant's access settings of one action (`apps.action_settings`); absent keeps the manifest's. */
@@ -135,6 +148,7 @@ function refusal(caller: AppCaller, app: AppRow, action: Action, request: AppAct
       return null;
     }
     case 'flow':
+    case 'system':
       return null;
   }
 }
@@ -147,21 +161,29 @@ function eventActor(caller: AppCaller): Actor {
       return caller.actor;
     case 'public':
       return { kind: 'system', process: 'store-api' };
+    case 'system':
+      return { kind: 'system', process: caller.process };
   }
 }
 
-/** Where the caller's reads go: its transaction (a flow step's), else the database. */
-function readerOf(services: Services, caller: AppCaller): Executor {
-  return caller.kind === 'flow' && caller.tx ? caller.tx : services.database.db;
+/** The transaction the caller holds (a flow step's, cart pricing's), if any. */
+function heldTransaction(caller: AppCaller): Executor | undefined {
+  return caller.kind === 'flow' || caller.kind === 'system' ? caller.tx : undefined;
 }
 
-/** Runs `work` in the caller's transaction (a flow step) or a new one. */
+/** Where the caller's reads go: its transaction, else the database. */
+function readerOf(services: Services, caller: AppCaller): Executor {
+  return heldTransaction(caller) ?? services.database.db;
+}
+
+/** Runs `work` in the caller's transaction or a new one. */
 function inTransaction<T>(
   services: Services,
   caller: AppCaller,
   work: (tx: Executor) => Promise<T>,
 ): Promise<T> {
-  return caller.kind === 'flow' && caller.tx ? work(caller.tx) : services.database.transaction(work);
+  const held = heldTransaction(caller);
+  return held ? work(held) : services.database.transaction(work);
 }
 
 /**
@@ -197,7 +219,7 @@ export async function invokeAppAction(
         })
       : Promise.resolve();
   if (action.kind === 'service') {
-    const output = await runServiceAction(services, tenantId, caller, app, action, request.input);
+    const output = await runServiceAction(services, tenantId, caller, app, action, request);
     if (!output.ok) return output;
     if (action.emits) {
       const subject = coreIdsOf([...action.input, ...action.output], {
@@ -232,9 +254,10 @@ async function runServiceAction(
   caller: AppCaller,
   app: AppRow,
   action: ServiceAction,
-  rawInput: unknown,
+  request: AppActionRequest,
 ): Promise<Result<Record<string, unknown>>> {
-  const input = checkValue(action.input, rawInput ?? {});
+  const { timeoutMs } = request;
+  const input = checkValue(action.input, request.input ?? {});
   if (!input.ok) return valueFailure(input, '', 'input');
   const reader = readerOf(services, caller);
   const missing = await missingReferences(
@@ -250,11 +273,11 @@ async function runServiceAction(
     if (!version?.module) {
       return fail('APP_MODULE_INVALID', `Version ${app.version} of ${app.appId} ships no module.`);
     }
-    const ran = await services.sandbox.run({
-      moduleSource: version.module,
-      exportName: action.export,
-      input: input.value,
-    });
+    const ran = await answerWithin(
+      services.sandbox.run({ moduleSource: version.module, exportName: action.export, input: input.value }),
+      timeoutMs,
+      () => ({ ok: false, code: 'APP_MODULE_TIMEOUT', message: `no answer within ${timeoutMs} ms` }) as const,
+    );
     if (!ran.ok) {
       return fail(ran.code, `The module of ${app.appId} failed in ${action.id}: ${ran.message}`, {
         extensions: { app: app.appId, action: action.id },
@@ -268,6 +291,7 @@ async function runServiceAction(
       actionId: action.id,
       input: input.value,
       idempotencyKey: caller.kind === 'flow' ? caller.stepKey : undefined,
+      timeoutMs,
     });
     if (!called.ok) {
       return fail(called.code, called.message, {
@@ -288,4 +312,21 @@ async function runServiceAction(
     );
   }
   return ok({ ...checked.value });
+}
+
+/**
+ * `work`'s answer, or `late()`'s when it has not come within `ms` (no limit when undefined). The
+ * work is not stopped: it stays bounded by its own limits and its answer is dropped.
+ */
+async function answerWithin<T>(work: Promise<T>, ms: number | undefined, late: () => T): Promise<T> {
+  if (ms === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(late()), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

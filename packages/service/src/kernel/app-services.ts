@@ -27,6 +27,11 @@ export interface AppServiceRequest {
    * repeated after an unknown outcome.
    */
   readonly idempotencyKey?: string | undefined;
+  /**
+   * This call's deadline in whole milliseconds, when the caller cannot wait as long as the app's
+   * configured one (cart pricing); the shorter of the two applies.
+   */
+  readonly timeoutMs?: number | undefined;
 }
 
 export type AppServiceResult =
@@ -76,7 +81,8 @@ export interface AppServices {
   isConfigured(appId: string): boolean;
   /**
    * Calls the app's service for one action. Rejects only for a caller's bug (an input that is not
-   * JSON, an idempotency key that is not 1 to 255 visible ASCII characters); nothing is sent then.
+   * JSON, an idempotency key that is not 1 to 255 visible ASCII characters, a deadline that is not
+   * a positive whole number of milliseconds); nothing is sent then.
    */
   call(request: AppServiceRequest): Promise<AppServiceResult>;
   /** Delivers one event to the app's service, signed with its credential. Never rejects for the service's sake. */

@@ -54,8 +54,12 @@ export function createHttpAppServices(
       if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
         throw new TypeError('an idempotency key is 1 to 255 visible ASCII characters');
       }
+      const deadline = request.timeoutMs;
+      if (deadline !== undefined && !(Number.isSafeInteger(deadline) && deadline > 0)) {
+        throw new TypeError('a call deadline is a positive whole number of milliseconds');
+      }
       const answer = await boundedExchange(
-        { fetch: fetchOf, timeoutMs: endpoint.timeoutMs },
+        { fetch: fetchOf, timeoutMs: Math.min(endpoint.timeoutMs, deadline ?? endpoint.timeoutMs) },
         {
           method: 'POST',
           url: endpoint.baseUrl,
