@@ -72,11 +72,17 @@ export type AppCaller =
       readonly stepKey: string;
     }
   /**
-   * The service itself on no one's behalf (cart pricing asking an app's shipping rate): no access
-   * decision beyond the app being installed. `tx` is the transaction the caller holds (reads and
-   * events go through it).
+   * The service itself on no one's behalf (cart pricing asking an app's shipping rate, the
+   * payment-worker calling an app's payment role): no access decision beyond the app being
+   * installed. `tx` is the transaction the caller holds (reads and events go through it);
+   * `idempotencyKey` goes to an external service (a payment command's request id).
    */
-  | { readonly kind: 'system'; readonly process: string; readonly tx?: Executor | undefined };
+  | {
+      readonly kind: 'system';
+      readonly process: string;
+      readonly tx?: Executor | undefined;
+      readonly idempotencyKey?: string | undefined;
+    };
 
 export interface AppActionRequest {
   readonly appId: string;
@@ -169,6 +175,12 @@ function eventActor(caller: AppCaller): Actor {
 /** The transaction the caller holds (a flow step's, cart pricing's), if any. */
 function heldTransaction(caller: AppCaller): Executor | undefined {
   return caller.kind === 'flow' || caller.kind === 'system' ? caller.tx : undefined;
+}
+
+/** What an external service gets as `Idempotency-Key`: a flow step's key, or the system caller's. */
+function idempotencyKeyOf(caller: AppCaller): string | undefined {
+  if (caller.kind === 'flow') return caller.stepKey;
+  return caller.kind === 'system' ? caller.idempotencyKey : undefined;
 }
 
 /** Where the caller's reads go: its transaction, else the database. */
@@ -290,7 +302,7 @@ async function runServiceAction(
       appId: app.appId,
       actionId: action.id,
       input: input.value,
-      idempotencyKey: caller.kind === 'flow' ? caller.stepKey : undefined,
+      idempotencyKey: idempotencyKeyOf(caller),
       timeoutMs,
     });
     if (!called.ok) {
