@@ -1,11 +1,14 @@
+import { AppId } from '@cartwright/app-manifest';
 import {
   type BasisArea,
   basisTables,
+  findApp,
   findBasis,
   findTenant,
   listProductIdsPricedIn,
 } from '@cartwright/repository';
 import * as v from 'valibot';
+import { manifestOf } from '../apps/lifecycle.ts';
 import { bumpBasisRevision } from '../channels/settings.ts';
 import { fail } from '../kernel/errors.ts';
 import type { AnyOperation } from '../kernel/registry.ts';
@@ -208,8 +211,28 @@ export const basisResourceOperations: readonly AnyOperation[] = [
       key: BasisKey,
       translations: TranslationsOf(['name', 'description']),
       active: Active,
-      handler: v.picklist(['invoice', 'prepayment', 'cash_on_delivery', 'provider']),
+      handler: v.picklist(['invoice', 'prepayment', 'cash_on_delivery', 'provider', 'app']),
+      /** For handler `app`: the installed app whose `payment` actions take the money. */
+      appId: v.optional(v.nullable(AppId), null),
       position: Position,
     },
   }),
 ];
+    async check(tx, tenantId, input) {
+      if (input.handler !== 'app') {
+        return input.appId === null
+          ? null
+          : fail('VALIDATION_FAILED', 'Only a payment method with handler app names an app.', {
+              errors: [{ pointer: '/appId', message: 'only with handler app' }],
+            });
+      }
+      // Checked now for the merchant's sake; checkout checks again, since the app can be
+      // uninstalled or upgraded without its payment role later.
+      const app = input.appId ? await findApp(tx, tenantId, input.appId) : undefined;
+      if (!(app && manifestOf(app).payment)) {
+        return fail('VALIDATION_FAILED', 'Handler app needs an installed app that serves payments.', {
+          errors: [{ pointer: '/appId', message: 'not an installed app with a payment method' }],
+        });
+      }
+      return null;
+    },
