@@ -30,7 +30,15 @@ export const CHANNEL_SETTINGS_SHAPE = record({
   }),
   deliveryCountries: leaf,
   shippingMethods: collectionOf(
-    record({ active: leaf, translations: TRANSLATIONS, prices: leaf, position: leaf, taxClassId: leaf }),
+    record({
+      active: leaf,
+      translations: TRANSLATIONS,
+      prices: leaf,
+      position: leaf,
+      taxClassId: leaf,
+      // The app that prices the method is what the method is: a channel offers it or not, as is.
+      appId: basisOnly,
+    }),
     { additions: false },
   ),
   paymentMethods: collectionOf(record({ active: leaf, translations: TRANSLATIONS, position: leaf }), {

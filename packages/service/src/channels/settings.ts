@@ -128,6 +128,7 @@ async function readSettingsBasis(tx: Executor, tenantId: string): Promise<JsonOb
         prices: row.prices as unknown as JsonObject[],
         position: row.position,
         taxClassId: row.taxClassId,
+        appId: row.appId,
       }),
     ),
     paymentMethods: byKey(

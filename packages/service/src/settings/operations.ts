@@ -183,6 +183,8 @@ export const basisResourceOperations: readonly AnyOperation[] = [
       active: Active,
       prices: v.optional(v.array(v.object({ currency: CurrencyCode, gross: Amount, net: Amount })), []),
       taxClassId: v.optional(v.nullable(Uuid), null),
+      /** The installed app whose `shipping.rate` prices the method in every cart; `prices` then go unused. */
+      appId: v.optional(v.nullable(AppId), null),
       position: Position,
     },
     async check(tx, tenantId, input) {
@@ -196,6 +198,18 @@ export const basisResourceOperations: readonly AnyOperation[] = [
         return fail('VALIDATION_FAILED', 'The tax class does not exist in this shop.', {
           errors: [{ pointer: '/taxClassId', message: 'unknown tax class' }],
         });
+      }
+      // Checked now for the merchant's sake; pricing checks again on every cart, since the app can
+      // be uninstalled or upgraded without its shipping role later.
+      const app = input.appId ? await findApp(tx, tenantId, input.appId) : undefined;
+      if (input.appId && !(app && manifestOf(app).shipping)) {
+        return fail(
+          'VALIDATION_FAILED',
+          'No app installed in this shop computes shipping rates by that id.',
+          {
+            errors: [{ pointer: '/appId', message: 'not an installed app with a shipping rate' }],
+          },
+        );
       }
       return null;
     },
@@ -216,8 +230,6 @@ export const basisResourceOperations: readonly AnyOperation[] = [
       appId: v.optional(v.nullable(AppId), null),
       position: Position,
     },
-  }),
-];
     async check(tx, tenantId, input) {
       if (input.handler !== 'app') {
         return input.appId === null
@@ -236,3 +248,5 @@ export const basisResourceOperations: readonly AnyOperation[] = [
       }
       return null;
     },
+  }),
+];
