@@ -15,6 +15,7 @@ import { collisionFailureOf, type Failure, fail, ok, type Result } from '../kern
 import { recordEvent } from '../kernel/events.ts';
 import type { Services } from '../kernel/services.ts';
 import { openProviderAttempt } from '../payments/attempts.ts';
+import { providerKeyOf } from '../payments/providers.ts';
 import { redeemPromotions } from '../promotions/redemptions.ts';
 import { checkReadiness, type ReadyCart } from './readiness.ts';
 import { reserveStock, StockShortfall } from './stock.ts';
@@ -99,9 +100,10 @@ async function placeOrder(
     ready.value.pricing.promotions,
   );
   if (unredeemable) throw new CheckoutRefused(unredeemable);
-  if (ready.value.paymentMethod.handler === 'provider') {
+  const provider = providerKeyOf(ready.value.paymentMethod);
+  if (provider) {
     // The immutable attempt and its create job commit with the order (or not at all).
-    const refused = await openProviderAttempt(tx, services, tenantId, order, reservations);
+    const refused = await openProviderAttempt(tx, services, tenantId, order, reservations, provider);
     if (refused) throw new CheckoutRefused(refused);
   }
   return ok(order);

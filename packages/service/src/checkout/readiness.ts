@@ -11,6 +11,7 @@ import { groupOf, openCartOf } from '../carts/cart.ts';
 import { type CartPricing, priceStoredCart } from '../carts/pricing.ts';
 import { fail, ok, type Result } from '../kernel/errors.ts';
 import type { Services } from '../kernel/services.ts';
+import { providerKeyOf, unavailableProvider } from '../payments/providers.ts';
 
 /** A cart that can become an order: priced without problems, its methods offered and held. */
 export interface ReadyCart {
@@ -60,9 +61,11 @@ export async function checkReadiness(
       errors: [{ pointer: '/paymentMethodId', message: 'not available' }],
     });
   }
-  if (paymentMethod.handler === 'provider' && !services.payments.provider.accountOf(tenantId)) {
+  const provider = providerKeyOf(paymentMethod);
+  const unavailable = provider === null ? null : await unavailableProvider(tx, services, tenantId, provider);
+  if (unavailable) {
     return fail('CART_INVALID', 'Choose another payment method: the payment provider is not set up.', {
-      errors: [{ pointer: '/paymentMethodId', message: 'provider not configured' }],
+      errors: [{ pointer: '/paymentMethodId', message: unavailable }],
     });
   }
   const shippingMethod = (await findBasis(tx, 'shippingMethods', tenantId, cart.shippingMethodId!, 'share'))!;

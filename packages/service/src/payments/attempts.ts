@@ -25,6 +25,7 @@ import { type Failure, fail } from '../kernel/errors.ts';
 import { type Actor, recordEvent } from '../kernel/events.ts';
 import type { Services } from '../kernel/services.ts';
 import { transitionOrder } from '../orders/transitions.ts';
+import { providerOf } from './providers.ts';
 
 // An order's provider payment: the attempt rows and what the ledger's decisions do to them. Every
 // decision is stored under the attempt's row lock, with its effects, in one transaction: jobs are
@@ -32,9 +33,6 @@ import { transitionOrder } from '../orders/transitions.ts';
 
 /** Who the payment-worker's changes are attributed to. */
 export const PAYMENT_ACTOR: Actor = { kind: 'system', process: 'payment-worker' };
-
-/** The provider this service speaks (provider API 1). */
-const PROVIDER = 'paypal';
 
 /** An attempt row read back as the ledger's records. */
 export interface LoadedAttempt {
@@ -73,10 +71,11 @@ export async function localOrderOf(tx: Executor, tenantId: string, orderId: stri
 }
 
 /**
- * Opens the provider payment of a just-placed order, in checkout's transaction: the immutable
- * attempt (the order's total, the currency's precision, the reserved SKU quantities, the account's
- * environment and merchant, the contract-fixture label) and its create job. A shop without a
- * provider account cannot get here: checkout refuses the method first.
+ * Opens the provider payment of a just-placed order through `provider` (`paypal`, `app:<appId>`:
+ * see `providers.ts`), in checkout's transaction: the immutable attempt (the order's total, the
+ * currency's precision, the reserved SKU quantities, the account's environment and merchant, the
+ * contract-fixture label) and its create job. A provider without an account cannot get here:
+ * checkout refuses the method first.
  */
 export async function openProviderAttempt(
   tx: Executor,
@@ -84,9 +83,11 @@ export async function openProviderAttempt(
   tenantId: string,
   order: OrderRow,
   reservations: readonly StockReservation[],
+  provider: string,
 ): Promise<Failure | null> {
-  const account = services.payments.provider.accountOf(tenantId);
-  if (!account) return fail('PAYMENT_REQUIRED', 'This shop has no payment provider account configured.');
+  const account = providerOf(services, { provider, currency: order.currency }).accountOf(tenantId);
+  if (!account)
+    return fail('PAYMENT_REQUIRED', 'This shop has no account with the payment provider configured.');
   const currency = await findRevisioned(tx, basisTables.currencies, tenantId, order.currency);
   if (!currency) throw new Error(`order currency ${order.currency} is not set up`);
   const total = (order.price as { total: { gross: number } }).total.gross;
@@ -108,7 +109,7 @@ export async function openProviderAttempt(
     tenantId,
     id: attempt.id,
     orderId: attempt.orderId,
-    provider: PROVIDER,
+    provider,
     environment: attempt.environment,
     adapterVersion: attempt.adapterVersion,
     contractFixture: attempt.contractFixture,

@@ -18,10 +18,11 @@ import {
   type PaymentJobRow,
   settlePaymentJob,
 } from '@cartwright/repository';
-import type { ProviderAnswer } from '../kernel/payment-provider.ts';
+import type { PaymentProvider, ProviderAnswer } from '../kernel/payment-provider.ts';
 import type { Services } from '../kernel/services.ts';
 import { type LoadedAttempt, loadAttempt, localOrderOf, storeDecision } from './attempts.ts';
 import { queueReconcile } from './cancellation.ts';
+import { providerOf } from './providers.ts';
 import { runWebhookJob } from './webhooks.ts';
 
 // The payment-worker's jobs. A job is one provider call (or a read to reconcile): it is leased in
@@ -110,8 +111,8 @@ async function runJob(services: Services, owner: string, job: PaymentJobRow): Pr
   if (!row)
     return settle(services, owner, job, { status: 'failed', error: failure('NOT_FOUND', 'no such attempt') });
   const loaded = loadAttempt(row);
-  const provider = services.payments.provider;
-  const mismatch = adapterMismatch(services, loaded);
+  const provider = providerOf(services, row);
+  const mismatch = adapterMismatch(provider, loaded);
   if (mismatch && job.kind !== 'webhook') {
     return settle(services, owner, job, {
       status: 'uncertain',
@@ -185,7 +186,7 @@ async function runJob(services: Services, owner: string, job: PaymentJobRow): Pr
       );
     }
     case 'refund':
-      return runRefund(services, owner, job, loaded);
+      return runRefund(services, owner, job, loaded, provider);
     case 'webhook':
       return runWebhookJob(services, owner, job);
     default:
@@ -205,6 +206,7 @@ async function runRefund(
   owner: string,
   job: PaymentJobRow,
   loaded: LoadedAttempt,
+  provider: PaymentProvider,
 ): Promise<Settled> {
   const refundId = job.subjectId ?? '';
   const ledger = loaded.refunds;
@@ -221,7 +223,7 @@ async function runRefund(
   if (!marked) return decide(services, owner, job, () => null);
   const captureProviderId = loaded.state.capture?.id;
   if (!captureProviderId) return decide(services, owner, job, () => null);
-  const answer = await services.payments.provider.refundCapture(job.tenantId, captureProviderId, {
+  const answer = await provider.refundCapture(job.tenantId, captureProviderId, {
     requestId: sent.value.command.requestId,
     customId: sent.value.command.customId,
     amount: sent.value.command.amount,
@@ -273,10 +275,11 @@ async function decide(
 /**
  * Why this process may not speak for the attempt: an attempt is reconciled only with the
  * environment, contract label and adapter version it was created with (an account switched from
- * sandbox to live, or a process on another adapter version, must not touch it). Null when it may.
+ * sandbox to live, or a process on another adapter version, must not touch it). `provider` is the
+ * attempt's own adapter (`providerOf`). Null when it may.
  */
-function adapterMismatch(services: Services, loaded: LoadedAttempt): string | null {
-  const account = services.payments.provider.accountOf(loaded.row.tenantId);
+function adapterMismatch(provider: PaymentProvider, loaded: LoadedAttempt): string | null {
+  const account = provider.accountOf(loaded.row.tenantId);
   if (!account) return null;
   const { environment, contractFixture, adapterVersion } = loaded.attempt;
   if (
@@ -313,13 +316,17 @@ async function settle(
 
 const failure = (code: string, message: string) => ({ code, message: message.slice(0, 500) });
 
+/** Why a provider answered not-configured: no account, or an app gone from the shop or this process. */
+const NOT_CONFIGURED =
+  'the provider is not configured for the shop (no account; or the app is uninstalled, serves no payment or has no service endpoint)';
+
 /**
- * A port answer as the ledger reads it. A shop whose account was removed meanwhile cannot be
- * asked: that is an unknown outcome (the money may have moved), never a refusal.
+ * A port answer as the ledger reads it. A shop whose account (or app) was removed meanwhile cannot
+ * be asked: that is an unknown outcome (the money may have moved), never a refusal.
  */
 function readAnswer<T>(answer: ProviderAnswer<T>) {
   return answer.outcome === 'not-configured'
-    ? ({ outcome: 'unknown', reason: 'the shop has no provider account configured' } as const)
+    ? ({ outcome: 'unknown', reason: NOT_CONFIGURED } as const)
     : answer;
 }
 
@@ -330,7 +337,7 @@ function commandAnswer<T>(answer: ProviderAnswer<T>) {
         outcome: 'refused',
         status: 0,
         issue: 'NOT_CONFIGURED',
-        detail: 'the shop has no provider account configured',
+        detail: NOT_CONFIGURED,
       } as const)
     : answer;
 }

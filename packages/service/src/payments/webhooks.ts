@@ -26,6 +26,7 @@ import type { ProviderWebhookDelivery } from '../kernel/payment-provider.ts';
 import type { Services } from '../kernel/services.ts';
 import { type LoadedAttempt, loadAttempt, storeDecision } from './attempts.ts';
 import { readRefund } from './paypal/mapping.ts';
+import { PAYPAL_PROVIDER } from './providers.ts';
 
 // The provider's webhooks (contract §5, §9.6): verified first through the provider's
 // verification endpoint with the shop's own account (anything but a definite SUCCESS is refused
@@ -199,7 +200,9 @@ export async function receiveProviderWebhook(
   return services.database.transaction(async (tx) => {
     const known =
       isOneOf(ATTEMPT_EVENT_TYPES, event.eventType) || isOneOf(REFUND_EVENT_TYPES, event.eventType);
-    const attempt = known ? await attemptOfEvent(tx, tenantId, event) : undefined;
+    const found = known ? await attemptOfEvent(tx, tenantId, event) : undefined;
+    // The provider's webhooks speak for its own attempts only, never for an app's payment.
+    const attempt = found?.provider === PAYPAL_PROVIDER ? found : undefined;
     const now = services.clock.now();
     // An order or capture event names its order and our attempt id: when neither is this shop's,
     // it is not a payment of ours (attempts exist before their provider orders do). A refund
