@@ -9,6 +9,20 @@ export {
   PRIVATE_CORE_REFERENCES,
 } from './access.ts';
 export {
+  ASSISTANT_IDS,
+  ASSISTANT_ISSUE_CODES,
+  AssistantId,
+  type AssistantIssue,
+  type AssistantIssueCode,
+  type AssistantLanguage,
+  type AssistantOutput,
+  type AssistantQuestion,
+  type AssistantRefusal,
+  type AssistantSummary,
+  type QuestionType,
+} from './assistants/definition.ts';
+export { listAssistants, runAssistant } from './assistants/index.ts';
+export {
   type ActionContract,
   PAYMENT_CONTRACT,
   PAYMENT_ROLES,
