@@ -260,6 +260,22 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'apps.deliveries.list': [{ appId: 'loyalty' }, false],
     'apps.deliveries.redeliver': [{ appId: 'loyalty', deliveryId: A_DELIVERY }, true],
     'apps.deliveries.resume': [{ appId: 'loyalty' }, false],
+    'apps.assistants.list': [{ language: 'de' }, false],
+    // Previewing reads the caller's own shop: shop A's loyalty app is not its installed version.
+    'apps.assistants.preview': [
+      { assistant: 'subscriber', answers: { app_id: 'loyalty', name: 'Intruder', events: ['order.placed'] } },
+      false,
+    ],
+    // Another shop installs into its own shop: nothing of shop A is touched.
+    'apps.assistants.install': [
+      {
+        assistant: 'subscriber',
+        answers: { app_id: 'intruder-feed', name: 'Intruder', events: ['order.placed'] },
+        revision: 0,
+      },
+      false,
+    ],
+    'apps.storefront-blocks.list': [{}, false],
     'store.cart.promotionCodes.add': [{ contextToken: aContextToken, code: 'A-ONLY' }, false],
     'store.cart.promotionCodes.remove': [{ contextToken: aContextToken, code: 'A-ONLY' }, false],
   };

@@ -1,6 +1,7 @@
 import { addMember, listShopMembers, removeMember } from './access/members.operations.ts';
 import { createShopToken, listShopTokens, revokeShopToken } from './access/operations.ts';
 import { appActionOperations } from './apps/actions.operations.ts';
+import { appAssistantOperations } from './apps/assistants.operations.ts';
 import { appDeliveryOperations } from './apps/deliveries.operations.ts';
 import { appOperations } from './apps/operations.ts';
 import {
@@ -88,6 +89,7 @@ export const operations: readonly AnyOperation[] = [
   ...paymentOperations,
   ...appOperations,
   ...appActionOperations,
+  ...appAssistantOperations,
   ...appDeliveryOperations,
   listStoreProducts,
   getStoreProduct,

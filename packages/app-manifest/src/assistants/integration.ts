@@ -145,6 +145,9 @@ export const integration = defineAssistant({
           },
         ],
         webhooks: [{ id: answers.webhook, label: UPSERT_TEXT.label, action: 'upsert' }],
+        // A tick and a push are events (`app.<app>.sync`, `app.<app>.upsert`): the app's service
+        // gets both as signed deliveries, so it syncs on the tick and sees each push.
+        subscriptions: [`app.${answers.app_id}.*`],
       }),
       module: null,
     };

@@ -1,9 +1,16 @@
-import { Id as ActionId, type EntityAction, entityOf } from '@cartwright/app-manifest';
-import { findApp } from '@cartwright/repository';
+import {
+  Id as ActionId,
+  type EntityAction,
+  entityOf,
+  type Label,
+  type Mount,
+  STOREFRONT_MOUNTS,
+} from '@cartwright/app-manifest';
+import { findApp, listApps } from '@cartwright/repository';
 import * as v from 'valibot';
-import { fail, type Result } from '../kernel/errors.ts';
+import { fail, ok, type Result } from '../kernel/errors.ts';
 import { type AnyOperation, defineOperation, defineStoreOperation } from '../kernel/registry.ts';
-import { Limit, Revision, Uuid } from '../kernel/schemas.ts';
+import { LANGUAGES, Limit, Revision, Uuid } from '../kernel/schemas.ts';
 import type { Services } from '../kernel/services.ts';
 import { type AppCaller, invokeAppAction } from './invoke.ts';
 import { manifestOf } from './lifecycle.ts';
@@ -173,9 +180,62 @@ export const listPublicEntity = defineStoreOperation({
     ),
 });
 
+/** A label in the visitor's language, else English. */
+function labelIn(label: Label | undefined, language: (typeof LANGUAGES)[number]): string | null {
+  return label ? (label[language] ?? label.en) : null;
+}
+
+export const listStorefrontBlocks = defineStoreOperation({
+  name: 'apps.storefront-blocks.list',
+  summary:
+    'The blocks installed apps show visitors (mount `storefront.product`): each with its app, kind, title in `language`, the public action it runs (`POST /store-api/apps/{app}/actions/{action}`), its fields and its context binding. A storefront renders them beside the product whose id the binding names.',
+  http: { method: 'GET', path: '/store-api/apps/blocks' },
+  readOnly: true,
+  mcp: false,
+  input: v.object({ language: v.optional(v.picklist(LANGUAGES), 'en') }),
+  output: v.object({
+    items: v.array(
+      v.object({
+        appId: v.string(),
+        blockId: v.string(),
+        kind: v.string(),
+        mount: v.string(),
+        title: v.nullable(v.string()),
+        action: v.string(),
+        fields: v.nullable(v.array(v.string())),
+        contextBinding: v.nullable(v.object({ field: v.string(), key: v.string() })),
+      }),
+    ),
+  }),
+  async handler({ services, tenantId }, input) {
+    const items = [];
+    for (const app of await listApps(services.database.db, tenantId)) {
+      const manifest = manifestOf(app);
+      for (const block of manifest.blocks) {
+        if (!(STOREFRONT_MOUNTS as readonly Mount[]).includes(block.mount)) continue;
+        // The manifest rules make a storefront block's action public; a public action is what
+        // the storefront route runs, so a block whose action is not public is never listed.
+        if (!manifest.actions.some((action) => action.id === block.action && action.public)) continue;
+        items.push({
+          appId: app.appId,
+          blockId: block.id,
+          kind: block.kind,
+          mount: block.mount,
+          title: labelIn(block.title, input.language),
+          action: block.action,
+          fields: block.kind === 'action' ? null : (block.fields ?? null),
+          contextBinding: block.contextBinding ?? null,
+        });
+      }
+    }
+    return ok({ items });
+  },
+});
+
 export const appActionOperations: readonly AnyOperation[] = [
   invokeAction,
   invokePublicAction,
   ...legacyEntityOperations,
   listPublicEntity,
+  listStorefrontBlocks,
 ];

@@ -56,6 +56,9 @@ function checkedModule(manifest: Manifest, module: string | undefined): Result<s
   return ok(module);
 }
 
+/** App ids that would shadow the service's own routes under `/api/apps/…` (the assistants). */
+const RESERVED_APP_IDS: readonly string[] = ['assistants'];
+
 /**
  * Installs (`revision` 0) or upgrades (the installed revision) the app `appId` to `input`'s
  * version. An upgrade must be compatible with the installed version (`diffManifests`); a version
@@ -78,6 +81,15 @@ export async function installApp(
   const manifest = checked.value;
   const module = checkedModule(manifest, request.module);
   if (!module.ok) return module;
+  if (RESERVED_APP_IDS.includes(manifest.id)) {
+    return fail(
+      'VALIDATION_FAILED',
+      `The app id "${manifest.id}" names a route of the service; choose another.`,
+      {
+        errors: [{ pointer: '/manifest/id', message: 'reserved app id' }],
+      },
+    );
+  }
   if (manifest.id !== request.appId) {
     return fail('VALIDATION_FAILED', `The manifest is app "${manifest.id}", not "${request.appId}".`, {
       errors: [{ pointer: '/manifest/id', message: `must be ${request.appId}` }],

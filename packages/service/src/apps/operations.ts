@@ -16,7 +16,8 @@ import { configureAction, installApp, manifestOf, uninstallApp } from './lifecyc
 /** An app id as manifests spell it (`@cartwright/app-manifest`). */
 export const AppId = ManifestAppId;
 
-const App = v.object({
+/** An installed app as the app operations answer it. */
+export const AppView = v.object({
   appId: v.string(),
   version: v.string(),
   revision: v.number(),
@@ -26,7 +27,7 @@ const App = v.object({
   updatedAt: Timestamp,
 });
 
-function appView(row: AppRow): v.InferOutput<typeof App> {
+export function appView(row: AppRow): v.InferOutput<typeof AppView> {
   return {
     appId: row.appId,
     version: row.version,
@@ -45,7 +46,7 @@ export const listInstalledApps = defineOperation({
   permission: 'apps.read',
   readOnly: true,
   input: EmptyInput,
-  output: v.object({ items: v.array(App) }),
+  output: v.object({ items: v.array(AppView) }),
   async handler({ services, tenantId }) {
     return ok({ items: (await listApps(services.database.db, tenantId)).map(appView) });
   },
@@ -65,7 +66,7 @@ export const installAppVersion = defineOperation({
     /** The app's JavaScript module (an ES module without imports), when actions run in it. */
     module: v.optional(v.pipe(v.string(), v.maxLength(SANDBOX_LIMITS.maxModuleSourceBytes))),
   }),
-  output: v.object({ change: v.picklist(['installed', 'upgraded', 'unchanged']), app: App }),
+  output: v.object({ change: v.picklist(['installed', 'upgraded', 'unchanged']), app: AppView }),
   async handler({ services, tenantId, principal }, input) {
     const installed = await services.database.transaction((tx) =>
       installApp(tx, services, tenantId, actorOf(principal), input),
@@ -103,7 +104,7 @@ export const configureAppAction = defineOperation({
     mcp: v.optional(v.nullable(v.boolean())),
     intelligenceTool: v.optional(v.nullable(v.boolean())),
   }),
-  output: v.object({ app: App }),
+  output: v.object({ app: AppView }),
   async handler({ services, tenantId, principal }, input) {
     const app = await services.database.transaction((tx) =>
       configureAction(tx, services, tenantId, actorOf(principal), input),
