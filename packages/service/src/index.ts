@@ -31,6 +31,7 @@ export {
   parseAppToolName,
 } from './apps/invoke.ts';
 export { createWorkerAppSandbox, type WorkerSandboxOptions } from './apps/sandbox/worker-pool.ts';
+export { runDueSchedules, type ScheduleRound } from './apps/schedules.ts';
 export { type AppTool, actionInputSchema, appTools } from './apps/tools.ts';
 export {
   APP_WEBHOOK_SECRET_MAX_BYTES,
