@@ -46,6 +46,7 @@ describe('readAppServicesConfig', () => {
         local_fixture: { baseUrl: 'http://127.0.0.1:4010', credential: CREDENTIAL, timeoutMs: 250 },
         v6: { baseUrl: 'http://[::1]:4010/x', credential: CREDENTIAL, timeoutMs: 60_000 },
         named: { baseUrl: 'http://localhost:4010/x', credential: CREDENTIAL },
+        'inbound-demo': { baseUrl: 'https://inbound.example', credential: CREDENTIAL },
       }),
     );
     expect(Object.fromEntries(endpoints)).toEqual({
@@ -57,6 +58,7 @@ describe('readAppServicesConfig', () => {
       local_fixture: { baseUrl: 'http://127.0.0.1:4010/', credential: CREDENTIAL, timeoutMs: 250 },
       v6: { baseUrl: 'http://[::1]:4010/x', credential: CREDENTIAL, timeoutMs: 60_000 },
       named: { baseUrl: 'http://localhost:4010/x', credential: CREDENTIAL, timeoutMs: 10_000 },
+      'inbound-demo': { baseUrl: 'https://inbound.example/', credential: CREDENTIAL, timeoutMs: 10_000 },
     });
     const services = appServicesOf(
       config({ loyalty: { baseUrl: 'https://l.example', credential: CREDENTIAL } }),
@@ -140,8 +142,8 @@ describe('readAppServicesConfig', () => {
     ],
     [
       'a key that is not an app id (not repeated)',
-      { [CREDENTIAL]: { baseUrl: 'https://loyalty.example', credential: CREDENTIAL } },
-      'Invalid APP_SERVICES: keys are app ids (a lowercase letter, then lowercase letters, digits or _)',
+      { [`${CREDENTIAL}=`]: { baseUrl: 'https://loyalty.example', credential: CREDENTIAL } },
+      'Invalid APP_SERVICES: keys are app ids (lowercase letters and digits, words joined by - or _, starting with a letter)',
     ],
   ])('refuses %s, in one line without the credential', (_name, entries, message) => {
     const text = refusal(config(entries));

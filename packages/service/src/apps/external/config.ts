@@ -1,4 +1,4 @@
-import { Id } from '@cartwright/app-manifest';
+import { AppId } from '@cartwright/app-manifest';
 import * as v from 'valibot';
 import { type AppServices, noAppServices } from '../../kernel/app-services.ts';
 import { EnvironmentError } from '../../kernel/environment.ts';
@@ -90,9 +90,9 @@ export function readAppServicesConfig(variables: AppServicesVariables): Map<stri
   }
   for (const [appId, entry] of Object.entries(parsed)) {
     // A bad key is not repeated: it may be a pasted secret.
-    if (!v.is(Id, appId)) {
+    if (!v.is(AppId, appId)) {
       throw new AppServicesConfigError(
-        'Invalid APP_SERVICES: keys are app ids (a lowercase letter, then lowercase letters, digits or _)',
+        'Invalid APP_SERVICES: keys are app ids (lowercase letters and digits, words joined by - or _, starting with a letter)',
       );
     }
     const checked = v.safeParse(EntrySchema, entry);
