@@ -13,6 +13,8 @@ export interface EffectiveShippingMethod {
   /** Per currency, in minor units. */
   readonly prices: readonly { readonly currency: string; readonly gross: number; readonly net: number }[];
   readonly taxClassId: string | null;
+  /** The installed app whose `shipping.rate` prices the method instead of `prices` (shared basis only). */
+  readonly appId?: string | null;
 }
 
 export interface ChannelPricing {

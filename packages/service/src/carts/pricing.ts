@@ -24,6 +24,7 @@ import { compileWithSavedRules } from '../automation/rules.ts';
 import { effectiveProduct } from '../catalog/product-view.ts';
 import type { Services } from '../kernel/services.ts';
 import { type AppliedPromotion, applyPromotions, type PromotionCodeState } from '../promotions/pricing.ts';
+import { type AppShippingRates, appShippingRates, type ShippingRate } from './app-shipping.ts';
 import { type ChannelPricing, channelPricing, destinationOf } from './channel-pricing.ts';
 import { cartFacts } from './facts.ts';
 
@@ -37,6 +38,7 @@ export interface CartProblem {
     | 'NO_TAX_CLASS'
     | 'SHIPPING_METHOD_UNAVAILABLE'
     | 'SHIPPING_PRICE_MISSING'
+    | 'SHIPPING_RATE_UNAVAILABLE'
     | 'CURRENCY_UNAVAILABLE'
     | 'DELIVERY_COUNTRY_UNAVAILABLE'
     | 'AMOUNT_OUT_OF_RANGE'
@@ -104,10 +106,11 @@ export async function priceStoredCart(
   const channel = await channelPricing(tx, tenantId, cart.channelId);
   const at = services.clock.now();
   const factsOf = cartFactsReader(tx, tenantId, cart, at);
-  let prices = await pricePass(tx, tenantId, cart, group, channel, at, new Set());
+  const pass = { tx, tenantId, cart, group, channel, at, rates: appShippingRates(tx, services, tenantId) };
+  let prices = await pricePass(pass, new Set());
   if (channel.conditionRuleIds.length > 0) {
     const matching = await matchingRules(tx, tenantId, await factsOf(prices), channel.conditionRuleIds);
-    if (matching.size > 0) prices = await pricePass(tx, tenantId, cart, group, channel, at, matching);
+    if (matching.size > 0) prices = await pricePass(pass, matching);
   }
   const priced = prices;
   const promotions = await applyPromotions(
@@ -167,13 +170,19 @@ async function matchingRules(
   return matching;
 }
 
+/** What every pass over one cart shares, its app shipping rates included (asked once per pricing). */
+interface PassScope {
+  readonly tx: Executor;
+  readonly tenantId: string;
+  readonly cart: CartRow;
+  readonly group: 'consumer' | 'business' | null;
+  readonly channel: ChannelPricing;
+  readonly at: Date;
+  readonly rates: AppShippingRates;
+}
+
 async function pricePass(
-  tx: Executor,
-  tenantId: string,
-  cart: CartRow,
-  group: 'consumer' | 'business' | null,
-  channel: ChannelPricing,
-  at: Date,
+  { tx, tenantId, cart, group, channel, at, rates }: PassScope,
   matchingRuleIds: ReadonlySet<string>,
 ): Promise<CartPrices> {
   const settings = channel.effective;
@@ -280,7 +289,13 @@ async function pricePass(
     });
   }
 
-  let shipping: Parameters<typeof priceCart>[0]['shipping'] = null;
+  const unshipped: CartPriceInput = {
+    currency: { code: currency.code, precision: currency.precision },
+    priceMode: priceModeOf(group),
+    lines: priceable,
+    shipping: null,
+  };
+  let shipping: CartPriceInput['shipping'] = null;
   if (cart.shippingMethodId) {
     const method = channel.shippingMethod(cart.shippingMethodId);
     if (!method?.active) {
@@ -290,10 +305,21 @@ async function pricePass(
         detail: 'Choose another shipping method.',
       });
     } else {
-      const price = method.prices.find((candidate) => candidate.currency === cart.currency);
       const ownRate = rateOf(method.taxClassId);
       const rate = ownRate ?? Math.max(0, ...priceable.map((line) => line.taxRate));
-      if (price && !isSafePrice(price)) {
+      const price = method.appId
+        ? await appShippingPrice(rates, method.appId, unshipped, destination?.country)
+        : method.prices.find((candidate) => candidate.currency === cart.currency);
+      if (price === 'unavailable') {
+        problems.push({
+          lineId: null,
+          code: 'SHIPPING_RATE_UNAVAILABLE',
+          detail:
+            'The shipping rate cannot be calculated right now; try again or choose another shipping method.',
+        });
+      } else if (price === 'unpriceable') {
+        // Shipping stays out: the lines' total is the cart's problem (AMOUNT_OUT_OF_RANGE).
+      } else if (price && !isSafePrice(price)) {
         problems.push({
           lineId: null,
           code: 'AMOUNT_OUT_OF_RANGE',
@@ -305,16 +331,34 @@ async function pricePass(
     }
   }
 
-  const priced = priceReporting(
-    {
-      currency: { code: currency.code, precision: currency.precision },
-      priceMode: priceModeOf(group),
-      lines: priceable,
-      shipping,
-    },
-    problems,
-  );
+  const priced = priceReporting({ ...unshipped, shipping }, problems);
   return { priced, lines, problems, products, taxRates, settings };
+}
+
+/**
+ * The price of a method its app computes, asked with the lines as they will be priced: their units
+ * and gross subtotal before promotions. `'unavailable'` when the app gives no usable rate (the
+ * cart's problem, never a free rate). Nothing is asked when every line ships free (undefined: no
+ * price is needed) or when even the lines' total cannot be priced (`'unpriceable'`).
+ */
+async function appShippingPrice(
+  rates: AppShippingRates,
+  appId: string,
+  unshipped: CartPriceInput,
+  country: string | undefined,
+): Promise<ShippingRate | 'unavailable' | 'unpriceable' | undefined> {
+  // The lines' own problems are the final pricing's to report.
+  const lines = priceReporting(unshipped, []);
+  if (!lines) return 'unpriceable';
+  const kept = new Set(lines.lines.map((line) => line.id));
+  if (unshipped.lines.every((line) => line.shippingFree || !kept.has(line.id))) return undefined;
+  const rate = await rates(appId, {
+    currency: unshipped.currency.code,
+    ...(country === undefined ? {} : { country }),
+    quantity: lines.lines.reduce((sum, line) => sum + line.quantity, 0),
+    subtotal: lines.subtotal.gross,
+  });
+  return rate ?? 'unavailable';
 }
 
 /** Both components are amounts `priceCart` takes (safe, non-negative integers). */
