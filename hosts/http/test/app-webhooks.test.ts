@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { type AppWebhookSettings, sha256Hex, signWebhook, webhookSignedString } from '@cartwright/service';
+import type { AppWebhookSettings } from '@cartwright/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { createHarness, type Harness } from './harness.ts';
+import { type Signed, signedRequest as signedBy } from './signed-webhook.ts';
 
 // Issue 16, item 2 (spec: Authentication 10, Events 5, Limits, Errors): signed incoming webhooks at
 // POST /webhooks/apps/{tenant}/{app}/{webhook}, with the example app examples/apps/inbound-demo
@@ -19,43 +20,9 @@ const SECRET_SANDBOX = 'sandbox-inbound-demo-secret-03-ssssssssssss';
 
 const bytesOf = (text: string) => new TextEncoder().encode(text);
 
-interface Signed {
-  readonly tenant: string;
-  readonly app?: string;
-  readonly webhook?: string;
-  readonly body: string;
-  readonly secret: string;
-  readonly eventId?: string;
-  readonly timestamp?: number;
-}
-
-/** The request a sender makes: path, body and the three headers over the signed string. */
-function signedRequest(signed: Signed) {
-  const app = signed.app ?? 'inbound-demo';
-  const webhook = signed.webhook ?? 'ping';
-  const timestamp = String(signed.timestamp ?? Math.floor(Date.now() / 1000));
-  const eventId = signed.eventId ?? `evt-${Math.random().toString(36).slice(2)}`;
-  const signature = signWebhook(
-    bytesOf(signed.secret),
-    webhookSignedString({
-      tenant: signed.tenant,
-      app,
-      webhook,
-      timestamp,
-      eventId,
-      bodySha256: sha256Hex(bytesOf(signed.body)),
-    }),
-  );
-  return {
-    path: `/webhooks/apps/${signed.tenant}/${app}/${webhook}`,
-    body: signed.body,
-    headers: {
-      'content-type': 'application/json',
-      'x-app-timestamp': timestamp,
-      'x-app-event-id': eventId,
-      'x-app-signature': signature,
-    } as Record<string, string>,
-  };
+/** A signed request to the inbound-demo app's ping webhook unless the test names another. */
+function signedRequest(signed: Omit<Signed, 'app' | 'webhook'> & { app?: string; webhook?: string }) {
+  return signedBy({ ...signed, app: signed.app ?? 'inbound-demo', webhook: signed.webhook ?? 'ping' });
 }
 
 type Sent = ReturnType<typeof signedRequest>;
