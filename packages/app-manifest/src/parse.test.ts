@@ -543,7 +543,10 @@ const refusals: readonly Case[] = [
   {
     name: 'a storefront block running a private action',
     edits: [['set', '/blocks/0/mount', 'storefront.product']],
-    issues: ['MANIFEST_BINDING_MISMATCH /blocks/0/contextBinding/key', 'MANIFEST_PUBLIC_ACTION /blocks/0/action'],
+    issues: [
+      'MANIFEST_BINDING_MISMATCH /blocks/0/contextBinding/key',
+      'MANIFEST_PUBLIC_ACTION /blocks/0/action',
+    ],
   },
 
   // Sections are checked on their own: a broken one hides nothing in the others.

@@ -55,7 +55,11 @@ function checkRole(
 }
 
 /** `payment`: each role names an external service action with the role's contract. */
-export function checkPayment(payment: Payment, actions: ReadonlyMap<string, Action>, report: ReportIssue): void {
+export function checkPayment(
+  payment: Payment,
+  actions: ReadonlyMap<string, Action>,
+  report: ReportIssue,
+): void {
   for (const role of PAYMENT_ROLES) {
     checkRole(`/payment/${role}`, payment[role], PAYMENT_CONTRACT[role], ['external'], actions, report);
   }
