@@ -6,5 +6,6 @@ export * from './schema/customers.ts';
 export * from './schema/effects.ts';
 export * from './schema/flows.ts';
 export * from './schema/foundation.ts';
+export * from './schema/intelligence.ts';
 export * from './schema/orders.ts';
 export * from './schema/payments.ts';
