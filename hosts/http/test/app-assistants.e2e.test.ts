@@ -4,7 +4,9 @@ import {
   appServicesOf,
   consumeOnce,
   createWorkerAppSandbox,
+  noPaymentProvider,
   runDueDeliveries,
+  runDuePaymentJobs,
   runDueSchedules,
 } from '@cartwright/service';
 import { type AppServiceFixture, startAppServiceFixture } from '@cartwright/tooling/app-service-fixture';
@@ -105,11 +107,68 @@ async function eventsNamed(name: string) {
   return listed.items as { id: string; payload: Record<string, unknown> }[];
 }
 
+/**
+ * The payment app's own books, as its service keeps them: payments by id, each created once per
+ * request id (the contract's idempotency), approved by the buyer at the app, captured once.
+ */
+interface ShopPayment {
+  readonly id: string;
+  readonly attemptId: string;
+  readonly amount: string;
+  status: 'CREATED' | 'APPROVED' | 'COMPLETED';
+  captures: number;
+  readonly refunds: Map<string, string>;
+}
+const shopPayments = new Map<string, ShopPayment>();
+type PayInput = Record<string, string>;
+const paymentState = (payment: ShopPayment) => ({
+  order_id: payment.id,
+  status: payment.status,
+  ...(payment.status === 'CREATED' ? { approval_url: `https://pay.example.test/approve/${payment.id}` } : {}),
+  ...(payment.status === 'COMPLETED'
+    ? { capture_id: `CAP${payment.id}`, capture_status: 'COMPLETED', capture_amount: payment.amount }
+    : {}),
+});
+const PAYMENT_APP_SERVICE = {
+  authorize: ({ input }: { input: unknown }) => {
+    const { request_id, attempt_id, amount } = input as PayInput;
+    const known = [...shopPayments.values()].find((payment) => payment.attemptId === attempt_id);
+    if (known) return paymentState(known);
+    const payment: ShopPayment = {
+      id: `SP${shopPayments.size + 1}`,
+      attemptId: attempt_id!,
+      amount: amount!,
+      status: 'CREATED',
+      captures: 0,
+      refunds: new Map(),
+    };
+    expect(request_id).toContain(attempt_id);
+    shopPayments.set(payment.id, payment);
+    return paymentState(payment);
+  },
+  status: ({ input }: { input: unknown }) => paymentState(shopPayments.get((input as PayInput).order_id!)!),
+  capture: ({ input }: { input: unknown }) => {
+    const payment = shopPayments.get((input as PayInput).order_id!)!;
+    if (payment.status === 'APPROVED') {
+      payment.status = 'COMPLETED';
+      payment.captures += 1;
+    }
+    return paymentState(payment);
+  },
+  refund: ({ input }: { input: unknown }) => {
+    const { capture_id, request_id, amount } = input as PayInput;
+    const payment = [...shopPayments.values()].find((candidate) => `CAP${candidate.id}` === capture_id)!;
+    if (!payment.refunds.has(request_id!)) payment.refunds.set(request_id!, amount!);
+    return { refund_id: `REF-${request_id}`, status: 'COMPLETED' };
+  },
+};
+
 beforeAll(async () => {
   fixture = await startAppServiceFixture({
     credential: CREDENTIAL,
     actions: {
       run: ({ input }) => ({ message: `checked ${(input as { product_id: string }).product_id}` }),
+      ...PAYMENT_APP_SERVICE,
     },
   });
   const appServices = appServicesOf({
@@ -118,7 +177,10 @@ beforeAll(async () => {
     ),
   });
   const appWebhooks = { keys: webhookKeys, allowHttp: true } as AppWebhookSettings;
-  h = await createHarness({ ports: { sandbox, appServices, appWebhooks } });
+  h = await createHarness({
+    ports: { sandbox, appServices, appWebhooks },
+    payments: { provider: noPaymentProvider, publicBaseUrl: 'https://shop.example' },
+  });
   ({ channelKey, productId } = await h.sellableTea());
   const secret = new TextEncoder().encode(WEBHOOK_SECRET);
   webhookKeys.set(
@@ -478,6 +540,151 @@ describe('schedule: a schedule and its emitting module action', () => {
   });
 });
 
+/** Runs payment-worker rounds until no job is due (bounded: an endless loop would be a bug). */
+async function settlePayments() {
+  for (let round = 0; round < 20; round++) {
+    const ran = await runDuePaymentJobs(h.services, { owner: 'test', leaseMs: 30_000, limit: 10 });
+    if (ran.ran === 0) return;
+  }
+  throw new Error('the payment jobs did not settle');
+}
+
+describe('payment: a payment method served by the app’s service', () => {
+  it('takes a checkout through the app: authorize, buyer approval, one capture, paid, a refund', async () => {
+    const previewed = await preview('payment', {
+      app_id: 'shop-pay',
+      name: 'Shop Pay',
+      method_label: 'Pay later',
+    });
+    expect(previewed.externalService).toEqual({ needed: true, configured: true });
+    expect(previewed.manifest.actions.map((action) => [action.id, action.kind, action.mcp]).sort()).toEqual([
+      ['authorize', 'service', false],
+      ['capture', 'service', false],
+      ['refund', 'service', false],
+      ['status', 'service', false],
+    ]);
+    await install('payment', { app_id: 'shop-pay', name: 'Shop Pay', method_label: 'Pay later' });
+    const methodId = '0190f0c8-0000-7000-8000-00000017a001';
+    expectOk(
+      await staff('PUT', `/api/basis/payment-methods/${methodId}`, {
+        revision: 0,
+        handler: 'app',
+        appId: 'shop-pay',
+        translations: { en: { name: 'Pay later' } },
+      }),
+    );
+    const visitor = await h.visitorWithCart(channelKey, [{ productId, quantity: 2 }]);
+    const cart = expectOk(await store('PATCH', '/store-api/cart', { paymentMethodId: methodId }, visitor));
+    expect(cart.problems).toEqual([]);
+    const order = expectOk(await store('POST', '/store-api/checkout', {}, visitor), 201) as {
+      id: string;
+      price: { total: { gross: number } };
+    };
+    await settlePayments();
+    const waiting = expectOk(
+      await store('GET', `/store-api/orders/${order.id}/payment`, undefined, visitor),
+    ) as {
+      paymentState: string;
+      attempt: { attemptId: string; status: string; approvalUrl: string | null; amount: number };
+    };
+    const [payment] = [...shopPayments.values()];
+    expect(payment).toMatchObject({ attemptId: waiting.attempt.attemptId, status: 'CREATED' });
+    expect(waiting).toMatchObject({
+      paymentState: 'open',
+      attempt: {
+        status: 'awaiting_approval',
+        approvalUrl: `https://pay.example.test/approve/${payment!.id}`,
+      },
+    });
+    expect(payment!.amount).toBe((order.price.total.gross / 100).toFixed(2));
+    // The buyer approves at the app and comes back; the return only asks the worker to look.
+    payment!.status = 'APPROVED';
+    const back = await h.app.request(
+      `/payments/return/${h.shopA.tenantId}/${waiting.attempt.attemptId}?token=${payment!.id}`,
+    );
+    expect(back.status).toBe(200);
+    await settlePayments();
+    expect(payment!.captures).toBe(1);
+    const ledger = expectOk(await staff('GET', `/api/orders/${order.id}/payments`)) as {
+      paymentState: string;
+      attempts: { provider: string; status: string }[];
+    };
+    expect(ledger.paymentState).toBe('paid');
+    expect(ledger.attempts).toEqual([
+      expect.objectContaining({ provider: 'app:shop-pay', status: 'captured' }),
+    ]);
+    // A refund reaches the app's refund action once; more than the capture is refused.
+    const refund = expectOk(
+      await h.call('POST', `/api/orders/${order.id}/payments/refunds`, {
+        token: h.shopA.token,
+        body: { amount: 500 },
+        headers: { 'idempotency-key': 'assistant-refund-1' },
+      }),
+      201,
+    );
+    expect(refund.refund).toMatchObject({ amount: 500 });
+    await settlePayments();
+    expect([...payment!.refunds.values()]).toEqual(['5.00']);
+    expectProblem(
+      await h.call('POST', `/api/orders/${order.id}/payments/refunds`, {
+        token: h.shopA.token,
+        body: { amount: order.price.total.gross },
+        headers: { 'idempotency-key': 'assistant-refund-2' },
+      }),
+      409,
+      'REFUND_EXCEEDS_BALANCE',
+    );
+  });
+});
+
+describe('shipping: a shipping method whose rate the app computes', () => {
+  it('prices the cart with the generated module: base plus per item, free from the subtotal', async () => {
+    const answers = {
+      app_id: 'flat-ship',
+      name: 'Flat shipping',
+      method_label: 'Flat parcel',
+      base: 390,
+      per_item: 50,
+      free_from: 5000,
+      tax_rate_percent: 19,
+    };
+    const previewed = await preview('shipping', answers);
+    expect(previewed.externalService).toEqual({ needed: false, configured: false });
+    await install('shipping', answers);
+    const methodId = '0190f0c8-0000-7000-8000-00000017b001';
+    expectOk(
+      await staff('PUT', `/api/basis/shipping-methods/${methodId}`, {
+        revision: 0,
+        appId: 'flat-ship',
+        translations: { en: { name: 'Flat parcel' } },
+      }),
+    );
+    const visitor = await h.visitorWithCart(channelKey, [{ productId, quantity: 2 }]);
+    const cart = expectOk(
+      await store('PATCH', '/store-api/cart', { shippingMethodId: methodId }, visitor),
+    ) as {
+      problems: unknown[];
+      shipping: { gross: number; net: number };
+    };
+    expect(cart.problems).toEqual([]);
+    // 390 + 2 × 50 = 490 gross, net = round(490 × 100 / 119) = 412.
+    expect(cart.shipping).toMatchObject({ gross: 490, net: 412 });
+    // Five teas at 10.00 reach the 50.00 from which shipping is free.
+    const lines = (expectOk(await store('GET', '/store-api/cart', undefined, visitor)).lines ?? []) as {
+      id: string;
+    }[];
+    expectOk(await store('PATCH', `/store-api/cart/lines/${lines[0]!.id}`, { quantity: 5 }, visitor));
+    const free = expectOk(await store('GET', '/store-api/cart', undefined, visitor)) as {
+      shipping: { gross: number };
+    };
+    expect(free.shipping).toMatchObject({ gross: 0 });
+    const order = expectOk(await store('POST', '/store-api/checkout', {}, visitor), 201) as {
+      price: { shipping: { gross: number } };
+    };
+    expect(order.price.shipping).toMatchObject({ gross: 0 });
+  });
+});
+
 describe('every generated manifest round-trips through a merchant’s edit and an upgrade', () => {
   it('takes an added optional field and a raised version as a compatible upgrade', async () => {
     const apps = expectOk(await staff('GET', '/api/apps')).items as {
@@ -486,7 +693,7 @@ describe('every generated manifest round-trips through a merchant’s edit and a
       version: string;
       manifest: Manifest;
     }[];
-    expect(apps.length).toBeGreaterThanOrEqual(7);
+    expect(apps.length).toBeGreaterThanOrEqual(9);
     for (const app of apps) {
       const [major, minor, patch] = app.version.split('.').map(Number) as [number, number, number];
       const edited = JSON.parse(JSON.stringify(app.manifest)) as Manifest;
