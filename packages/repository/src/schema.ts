@@ -9,3 +9,4 @@ export * from './schema/foundation.ts';
 export * from './schema/intelligence.ts';
 export * from './schema/orders.ts';
 export * from './schema/payments.ts';
+export * from './schema/proposals.ts';
