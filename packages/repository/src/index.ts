@@ -326,6 +326,19 @@ export {
   insertPromotionRedemption,
   type PromotionRedemptionRow,
 } from './queries/promotions.ts';
+export {
+  decideProposal,
+  findProposal,
+  findProposalBySource,
+  insertProposal,
+  listProposals,
+  type NewProposal,
+  PROPOSAL_STATUSES,
+  type ProposalDecision,
+  type ProposalQuery,
+  type ProposalRow,
+  type ProposalStatus,
+} from './queries/proposals.ts';
 export { findReferences, type Reference } from './queries/references.ts';
 export {
   findReview,
