@@ -1,6 +1,7 @@
-// One HTTP exchange with an outside service (the payment provider, an app's external service),
-// bounded: one deadline covers connecting, the headers and the whole body; at most
-// RESPONSE_LIMIT_BYTES of the answer are read, stream-limited; a redirect is never followed.
+// One HTTP exchange with an outside service (the payment provider, an app's external service, the
+// image provider), bounded: one deadline covers connecting, the headers and the whole body; at most
+// RESPONSE_LIMIT_BYTES (or the request's own `limitBytes`) of the answer are read, stream-limited;
+// a redirect is never followed.
 // Every way an exchange can end is an answer, never a throw. Nothing here repeats a request
 // header, the URL or a body we sent, so no credential leaves through a reason.
 
@@ -11,7 +12,13 @@ export interface BoundedRequest {
   readonly method: 'GET' | 'POST';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body?: string;
+  /** JSON text, or a multipart form (fetch writes its Content-Type with the boundary). */
+  readonly body?: string | FormData;
+  /**
+   * The most of the answer read, in bytes; RESPONSE_LIMIT_BYTES by default. Only an exchange whose
+   * answer is known to be larger by nature raises it (the image provider's base64 images).
+   */
+  readonly limitBytes?: number;
 }
 
 export interface BoundedClient {
@@ -49,7 +56,7 @@ export type BoundedAnswer =
       readonly reason: string;
     };
 
-/** Sends one request and reads at most RESPONSE_LIMIT_BYTES of its answer, within the timeout. */
+/** Sends one request and reads at most `limitBytes` (RESPONSE_LIMIT_BYTES) of its answer, within the timeout. */
 export async function boundedExchange(
   client: BoundedClient,
   request: BoundedRequest,
@@ -76,11 +83,11 @@ export async function boundedExchange(
     fault,
     reason,
   });
-  const oversized = () =>
-    unreadable('oversized', `HTTP ${status} with an answer over ${RESPONSE_LIMIT_BYTES} bytes`);
+  const limit = request.limitBytes ?? RESPONSE_LIMIT_BYTES;
+  const oversized = () => unreadable('oversized', `HTTP ${status} with an answer over ${limit} bytes`);
 
   const declared = Number(headers.get('content-length') ?? Number.NaN);
-  if (declared > RESPONSE_LIMIT_BYTES) {
+  if (declared > limit) {
     response.body?.cancel().catch(() => undefined);
     return oversized();
   }
@@ -93,7 +100,7 @@ export async function boundedExchange(
         const { done, value } = await reader.read();
         if (done) break;
         size += value.byteLength;
-        if (size > RESPONSE_LIMIT_BYTES) {
+        if (size > limit) {
           reader.cancel().catch(() => undefined);
           return oversized();
         }
