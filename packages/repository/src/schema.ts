@@ -1,4 +1,5 @@
 // The whole schema, one file per area (drizzle-kit reads src/schema/*.ts).
+export * from './schema/admin.ts';
 export * from './schema/apps.ts';
 export * from './schema/basis.ts';
 export * from './schema/catalog.ts';
