@@ -61,9 +61,10 @@ const HAPPY: Record<string, { given: Record<string, unknown>; canonical: Record<
   },
   'action.stop.flow': { given: {}, canonical: {} },
   note: { given: { text: ' Order received. ' }, canonical: { text: 'Order received.' } },
+  // The older form is read as a plan with that summary and no operations.
   ai_proposal: {
     given: { instruction: 'Suggest a follow-up offer.' },
-    canonical: { instruction: 'Suggest a follow-up offer.' },
+    canonical: { summary: 'Suggest a follow-up offer.', operations: [] },
   },
   app_action: {
     given: { appId: 'erp', action: 'sync-order', input: { order: { $fact: 'order.id' }, mode: 'full' } },
@@ -124,6 +125,39 @@ describe('normalizeActionConfig happy paths', () => {
       ok: true,
       config: { text: { ...text, 'de-CH': 'Bestellung eingegangen.' } },
     });
+  });
+
+  it('accepts an ai_proposal plan of the three operation kinds, trimmed, in order', () => {
+    const operations = [
+      {
+        kind: 'intelligence.publish_pair',
+        hypothesisId: '0190f0c8-0000-7000-8000-0000000000a1',
+        revision: 2,
+      },
+      {
+        kind: 'automation.save_rule',
+        ruleId: '0190f0c8-0000-7000-8000-0000000000a2',
+        revision: 0,
+        data: { name: { en: 'Big carts' }, condition: { type: 'alwaysValid' } },
+      },
+      {
+        kind: 'apps.record.set',
+        appId: 'loyalty',
+        appVersion: '1.0.0',
+        appRevision: 1,
+        entity: 'note',
+        recordId: '0190f0c8-0000-7000-8000-0000000000a3',
+        revision: 3,
+        data: { body: 'Call back' },
+      },
+    ];
+    expect(
+      normalizeActionConfig('ai_proposal', {
+        summary: ' Bundle tea ',
+        reason: 'Bought together',
+        operations,
+      }),
+    ).toEqual({ ok: true, config: { summary: 'Bundle tea', reason: 'Bought together', operations } });
   });
 });
 
@@ -212,6 +246,36 @@ describe('invalid configs', () => {
     ['note', { text: 'ok', extra: 1 }, '/extra'],
     ['ai_proposal', { instruction: '   ' }, '/instruction'],
     ['ai_proposal', { instruction: 'x'.repeat(2001) }, '/instruction'],
+    ['ai_proposal', { instruction: 'Old', summary: 'New', operations: [] }, ''],
+    ['ai_proposal', { operations: [] }, ''],
+    ['ai_proposal', { summary: 'S', operations: [{ kind: 'orders.delete', id: 'x' }] }, '/operations/0/kind'],
+    [
+      'ai_proposal',
+      {
+        summary: 'S',
+        operations: [{ kind: 'automation.save_rule', ruleId: 'no-uuid', revision: 0, data: {} }],
+      },
+      '/operations/0/ruleId',
+    ],
+    [
+      'ai_proposal',
+      {
+        summary: 'S',
+        operations: [
+          {
+            kind: 'apps.record.set',
+            appId: 'loyalty',
+            appVersion: '1.0.0',
+            appRevision: 1,
+            entity: 'note',
+            recordId: '0190f0c8-0000-7000-8000-0000000000a1',
+            revision: 0,
+            data: { body: 'x' },
+          },
+        ],
+      },
+      '/operations/0/revision',
+    ],
     ['app_action', { appId: 'erp' }, '/action'],
     ['app_action', { appId: '', action: 'x' }, '/appId'],
     ['app_action', { appId: 'erp', action: 'x', input: { id: { $fact: 'order.secret' } } }, '/input/id'],

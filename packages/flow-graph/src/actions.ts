@@ -1,5 +1,9 @@
 import { ACTIONS } from '@cartwright/rules-engine';
 import * as v from 'valibot';
+import { isJsonValue, MAX_JSON_DEPTH } from './json.ts';
+import { AI_PROPOSAL_CONFIG } from './proposals.ts';
+
+export { isJsonValue } from './json.ts';
 
 /**
  * The canonical config of every catalog action and the check that produces it. Aliases are
@@ -31,8 +35,6 @@ type ConfigSchema = v.GenericSchema<unknown, Record<string, unknown>>;
 const MAX_TEXT = 2000;
 const MAX_NAME = 100;
 const MAX_TAGS = 100;
-/** Nesting bound of a custom field's JSON value, so no later walk over it can overflow. */
-const MAX_JSON_DEPTH = 32;
 
 const text = (max: number) =>
   v.pipe(
@@ -61,29 +63,6 @@ const TextPerLanguage = v.pipe(
   v.record(LanguageCode, text(MAX_TEXT)),
   v.check((texts) => Object.keys(texts).length > 0, 'give the text in at least one language'),
 );
-
-/** True for plain JSON: null, booleans, finite numbers, strings, arrays and plain objects. */
-export function isJsonValue(value: unknown): boolean {
-  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  while (stack.length > 0) {
-    const item = stack.pop()!;
-    const current = item.value;
-    if (current === null || typeof current === 'string' || typeof current === 'boolean') continue;
-    if (typeof current === 'number') {
-      if (!Number.isFinite(current)) return false;
-      continue;
-    }
-    if (typeof current !== 'object' || item.depth >= MAX_JSON_DEPTH) return false;
-    if (Array.isArray(current)) {
-      for (const element of current) stack.push({ value: element, depth: item.depth + 1 });
-      continue;
-    }
-    const prototype = Object.getPrototypeOf(current);
-    if (prototype !== Object.prototype && prototype !== null) return false;
-    for (const element of Object.values(current)) stack.push({ value: element, depth: item.depth + 1 });
-  }
-  return true;
-}
 
 const JsonValue = v.custom<unknown>(
   isJsonValue,
@@ -171,7 +150,7 @@ export const ACTION_CONFIG_SCHEMAS: Readonly<Record<string, ConfigSchema>> = {
       `expected a non-empty text of at most ${MAX_TEXT} characters, or such a text per language code`,
     ),
   }),
-  ai_proposal: v.strictObject({ instruction: text(MAX_TEXT) }),
+  ai_proposal: AI_PROPOSAL_CONFIG,
   app_action: v.strictObject({
     appId: text(MAX_NAME),
     action: text(MAX_NAME),

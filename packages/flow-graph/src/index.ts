@@ -21,5 +21,16 @@ export {
   type FlowPipeline,
   type StopStep,
 } from './model.ts';
+export {
+  AI_PROPOSAL_CONFIG,
+  MAX_PROPOSAL_OPERATIONS,
+  ProposalOperation,
+  type ProposalOperationKind,
+  ProposalOperations,
+  ProposalPlan,
+  PublishPairOperation,
+  SaveRuleOperation,
+  SetAppRecordOperation,
+} from './proposals.ts';
 export { type FlowIssue, type PipelineResult, validatePipeline } from './validate.ts';
 export { nextNodeId, nodeById, ruleIdsOf } from './walk.ts';

@@ -260,7 +260,13 @@ export const ACTIONS: readonly ActionDefinition[] = [
   {
     name: 'ai_proposal',
     origin: 'native',
-    configKeys: [{ name: 'instruction', type: 'string', required: true }],
+    configKeys: [
+      { name: 'summary', type: 'string', required: true },
+      { name: 'reason', type: 'string', required: false },
+      { name: 'operations', type: 'array<operation>', required: false },
+      /** The older form: a note for the merchant, read as a plan with this summary and no operations. */
+      { name: 'instruction', type: 'string', required: false },
+    ],
     sourceConfigKeys: [],
     area: 'knowledge',
     labels: {
