@@ -1,0 +1,3 @@
+import { definePackageConfig } from '@cartwright/tooling/vitest';
+
+export default definePackageConfig();
