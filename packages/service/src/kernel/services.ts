@@ -3,6 +3,7 @@ import { type AppSandbox, noAppSandbox } from './app-sandbox.ts';
 import { type AppServices, noAppServices } from './app-services.ts';
 import { type BlobStore, databaseBlobStore } from './blob-store.ts';
 import { type IdSource, uuidV7Ids } from './ids.ts';
+import { type ImageProvider, noImageProvider } from './image-provider.ts';
 import { type Mailer, noMailer } from './mailer.ts';
 import { noPaymentProvider, type PaymentProvider } from './payment-provider.ts';
 
@@ -31,6 +32,8 @@ export interface Services {
   readonly appServices: AppServices;
   /** Signed incoming app webhooks (`APP_WEBHOOK_KEYS`; default: no keys, every webhook refused). */
   readonly appWebhooks: AppWebhookSettings;
+  /** Draws image drafts (`IMAGE_GENERATION_ENABLED`; default: off, every call answers IMAGE_PROVIDER_DISABLED). */
+  readonly imageProvider: ImageProvider;
 }
 
 export interface PaymentServices {
@@ -73,5 +76,6 @@ export function createServices(
     sandbox: overrides.sandbox ?? noAppSandbox,
     appServices: overrides.appServices ?? noAppServices,
     appWebhooks: overrides.appWebhooks ?? noAppWebhooks,
+    imageProvider: overrides.imageProvider ?? noImageProvider,
   };
 }

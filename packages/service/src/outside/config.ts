@@ -5,12 +5,18 @@ import { type AppWebhookVariables, appWebhooksEnvironment, appWebhooksOf } from 
 import type { Services } from '../kernel/services.ts';
 import { type MailVariables, mailEnvironment, mailServicesOf } from '../mail/config.ts';
 import type { SmtpMailerOptions } from '../mail/smtp.ts';
+import type { HttpImageProviderOptions } from '../media/http-image-provider.ts';
+import {
+  type ImageProviderVariables,
+  imageProviderEnvironment,
+  imageProviderOf,
+} from '../media/image-provider-config.ts';
 import { type PaymentVariables, paymentEnvironment, paymentServicesOf } from '../payments/config.ts';
 import type { PayPalProviderOptions } from '../payments/paypal/index.ts';
 
 // Everything a process reaches outside itself, configured in one place for every host: the
-// payment provider, the mail server, apps' external services and webhook keys (each from its
-// variables) and the app sandbox. A host spreads `outsideEnvironment` into its entries, calls `outsideServicesOf`
+// payment provider, the mail server, apps' external services and webhook keys, the image provider
+// (each from its variables) and the app sandbox. A host spreads `outsideEnvironment` into its entries, calls `outsideServicesOf`
 // once and passes the answer to `createServices`; on shutdown it closes the sandbox.
 
 /** The variables of every outside service, as environment entries. */
@@ -19,13 +25,21 @@ export const outsideEnvironment = {
   ...mailEnvironment,
   ...appServicesEnvironment,
   ...appWebhooksEnvironment,
+  ...imageProviderEnvironment,
 };
 
 /** The variables the hosts pass in (unset and empty are the same). */
-export type OutsideVariables = PaymentVariables & MailVariables & AppServicesVariables & AppWebhookVariables;
+export type OutsideVariables = PaymentVariables &
+  MailVariables &
+  AppServicesVariables &
+  AppWebhookVariables &
+  ImageProviderVariables;
 
 /** The outside services of a process, as `createServices` takes them. */
-export type OutsideServices = Pick<Services, 'payments' | 'mail' | 'appServices' | 'appWebhooks' | 'sandbox'>;
+export type OutsideServices = Pick<
+  Services,
+  'payments' | 'mail' | 'appServices' | 'appWebhooks' | 'sandbox' | 'imageProvider'
+>;
 
 /** Test seams of each adapter; hosts pass none. */
 export interface OutsideServicesOptions {
@@ -33,6 +47,7 @@ export interface OutsideServicesOptions {
   readonly mail?: SmtpMailerOptions;
   readonly appServices?: HttpAppServicesOptions;
   readonly sandbox?: WorkerSandboxOptions;
+  readonly imageProvider?: HttpImageProviderOptions;
 }
 
 /**
@@ -48,6 +63,14 @@ export function outsideServicesOf(
   const mail = mailServicesOf(variables, options.mail);
   const appServices = appServicesOf(variables, options.appServices);
   const appWebhooks = appWebhooksOf(variables);
+  const imageProvider = imageProviderOf(variables, options.imageProvider);
   // Last, so a configuration error leaves nothing to close.
-  return { payments, mail, appServices, appWebhooks, sandbox: createWorkerAppSandbox(options.sandbox) };
+  return {
+    payments,
+    mail,
+    appServices,
+    appWebhooks,
+    imageProvider,
+    sandbox: createWorkerAppSandbox(options.sandbox),
+  };
 }
