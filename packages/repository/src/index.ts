@@ -259,6 +259,20 @@ export {
   saveLeasedJobs,
   updateFlowJob,
 } from './queries/flows.ts';
+export {
+  addBasketEvidence,
+  type BasketEvidenceInput,
+  claimEvidenceOrder,
+  findIntelligencePair,
+  findIntelligenceTotals,
+  type IntelligencePairRow,
+  type IntelligenceProductRow,
+  type IntelligenceTotalsRow,
+  listIntelligencePairs,
+  listIntelligenceProducts,
+  listPublishedPairsOf,
+  setIntelligencePairStatus,
+} from './queries/intelligence.ts';
 export { releaseAllLeases } from './queries/leases.ts';
 export {
   findOrder,
