@@ -61,7 +61,7 @@ describe('decideReview (the spec’s hypothesis table)', () => {
   it('publishes simulated-only evidence in a sandbox shop only', () => {
     const request = { status: 'published', revision: 1, approve: true } as const;
     const pair = { status: 'candidate', revision: 1, counts: simulatedOnly } as const;
-    expect(decideReview(pair, request, 'live')).toMatchObject({ ok: false, code: 'SIMULATED_ONLY' });
+    expect(decideReview(pair, request, 'live')).toMatchObject({ ok: false, code: 'EVIDENCE_SIMULATED_ONLY' });
     expect(decideReview(pair, request, 'sandbox')).toMatchObject({ ok: true, status: 'published' });
   });
 

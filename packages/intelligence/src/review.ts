@@ -42,7 +42,7 @@ export type ReviewRefusal =
       readonly actual: number;
     }
   | { readonly ok: false; readonly code: 'APPROVAL_REQUIRED'; readonly detail: string }
-  | { readonly ok: false; readonly code: 'SIMULATED_ONLY'; readonly detail: string };
+  | { readonly ok: false; readonly code: 'EVIDENCE_SIMULATED_ONLY'; readonly detail: string };
 
 export type ReviewDecision =
   | { readonly ok: true; readonly status: ReviewTarget; readonly revision: number; readonly changed: boolean }
@@ -63,7 +63,7 @@ export function decideReview(pair: ReviewedPair, request: ReviewRequest, stage: 
     if (!isPublishable(pair.counts, stage)) {
       return {
         ok: false,
-        code: 'SIMULATED_ONLY',
+        code: 'EVIDENCE_SIMULATED_ONLY',
         detail: 'a pair whose only evidence is simulated is published in sandbox shops only',
       };
     }

@@ -31,6 +31,8 @@ export type ErrorCode =
   | 'SKU_TAKEN'
   | 'EMAIL_TAKEN'
   | 'TRANSITION_REFUSED'
+  | 'APPROVAL_REQUIRED'
+  | 'EVIDENCE_SIMULATED_ONLY'
   | 'INSUFFICIENT_STOCK'
   | 'REFUND_EXCEEDS_BALANCE'
   | 'CART_INVALID'
@@ -79,6 +81,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   SKU_TAKEN: 409,
   EMAIL_TAKEN: 409,
   TRANSITION_REFUSED: 409,
+  APPROVAL_REQUIRED: 422,
+  EVIDENCE_SIMULATED_ONLY: 409,
   INSUFFICIENT_STOCK: 409,
   REFUND_EXCEEDS_BALANCE: 409,
   CART_INVALID: 422,
@@ -163,6 +167,8 @@ const titles: Record<ErrorCode, string> = {
   SKU_TAKEN: 'SKU taken',
   EMAIL_TAKEN: 'Email already registered',
   TRANSITION_REFUSED: 'State transition refused',
+  APPROVAL_REQUIRED: 'Approval required',
+  EVIDENCE_SIMULATED_ONLY: 'Only simulated evidence',
   INSUFFICIENT_STOCK: 'Insufficient stock',
   REFUND_EXCEEDS_BALANCE: 'Refund exceeds the remaining captured balance',
   CART_INVALID: 'Cart not ready for checkout',
