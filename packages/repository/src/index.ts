@@ -18,6 +18,22 @@ export {
   type TransientSqlState,
 } from './database.ts';
 export {
+  type AdminSessionRow,
+  type AdminSessionShopRow,
+  deleteAdminSession,
+  deleteAdminSessionShop,
+  findAdminSession,
+  findAdminSessionShop,
+  findUserPassword,
+  insertAdminSession,
+  listAdminSessionShops,
+  listExpiredAdminSessions,
+  listUserShops,
+  setAdminSessionShop,
+  setUserPassword,
+  upsertAdminSessionShop,
+} from './queries/admin-sessions.ts';
+export {
   APP_DELIVERIES_CHANNEL,
   APP_DELIVERY_STATUSES,
   type AppDeliveryAttemptRow,

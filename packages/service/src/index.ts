@@ -95,6 +95,7 @@ export {
   actorOf,
   authenticate,
   authenticateStorefront,
+  authenticateTokenId,
   hashToken,
   type IssuedToken,
   issueChannelKey,
@@ -260,6 +261,18 @@ export {
   WEBHOOK_BODY_LIMIT_BYTES,
   WEBHOOK_MAX_TRIES,
 } from './payments/webhooks.ts';
+export {
+  ADMIN_PASSWORD_MIN_LENGTH,
+  ADMIN_SESSION_TTL_MS,
+  type AdminSession,
+  openAdminSession,
+  type SignedIn,
+  setAdminPassword,
+  signInWithPassword,
+  signInWithToken,
+  signOutAdmin,
+  switchAdminShop,
+} from './sessions/sessions.ts';
 export {
   type CreatedShop,
   createDemoShopIfEmpty,

@@ -5,6 +5,7 @@ import {
   findChannelByAccessKey,
   findMembership,
   findTenant,
+  findToken,
   findTokenByHash,
   touchToken,
 } from '@cartwright/repository';
@@ -155,6 +156,32 @@ export async function authenticate(
   const grant = await grantOfToken(db, tenantId, row);
   if (!grant) return denied;
   await touchToken(db, tenantId, row.id, services.clock.now());
+  return {
+    ok: true,
+    value: { tenantId, tokenId: row.id, tokenKind: row.kind, userId: row.userId, ...grant },
+  };
+}
+
+/**
+ * The principal of a staff token known by its id (an admin session holds its shops' token ids,
+ * never their secrets, decision 0047): the same checks as `authenticate` (live, staff, the member
+ * still a member), the same UNAUTHENTICATED otherwise.
+ */
+export async function authenticateTokenId(
+  services: Services,
+  tenantId: string,
+  tokenId: string,
+): Promise<Result<Principal>> {
+  const denied = fail('UNAUTHENTICATED', 'Sign in again.');
+  const db = services.database.db;
+  const row = await findToken(db, tenantId, tokenId);
+  const now = services.clock.now();
+  if (!row || row.kind === 'channel' || row.revokedAt || (row.expiresAt && row.expiresAt <= now))
+    return denied;
+  if (!(await findTenant(db, tenantId))) return denied;
+  const grant = await grantOfToken(db, tenantId, row);
+  if (!grant) return denied;
+  await touchToken(db, tenantId, row.id, now);
   return {
     ok: true,
     value: { tenantId, tokenId: row.id, tokenKind: row.kind, userId: row.userId, ...grant },
