@@ -5,7 +5,7 @@ export const EFFECT_RECEIPT_STATUSES = ['pending', 'confirmed', 'failed'] as con
 export type EffectReceiptStatus = (typeof EFFECT_RECEIPT_STATUSES)[number];
 
 /** What an effect belongs to; its receipt's key starts with the scope (`flow:<job_id>:<node_id>`). */
-export const EFFECT_SCOPES = ['flow', 'payment', 'delivery'] as const;
+export const EFFECT_SCOPES = ['flow', 'payment', 'delivery', 'media'] as const;
 export type EffectScope = (typeof EFFECT_SCOPES)[number];
 
 /**
