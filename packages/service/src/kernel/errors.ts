@@ -59,6 +59,10 @@ export type ErrorCode =
   | 'CHANNEL_PRIVATE'
   | 'PROMOTION_CODE_UNKNOWN'
   | 'PROMOTION_CODE_EXHAUSTED'
+  | 'IMAGE_TOO_LARGE'
+  | 'IMAGE_UNSUPPORTED_TYPE'
+  | 'IMAGE_INVALID'
+  | 'IMAGE_DIMENSIONS_EXCEEDED'
   | 'INTERNAL';
 
 /** The one code → HTTP status table (MCP carries the same codes in `isError` results). */
@@ -141,6 +145,10 @@ export const errorStatus: Record<ErrorCode, number> = {
   CHANNEL_PRIVATE: 401,
   PROMOTION_CODE_UNKNOWN: 422,
   PROMOTION_CODE_EXHAUSTED: 409,
+  IMAGE_TOO_LARGE: 413,
+  IMAGE_UNSUPPORTED_TYPE: 415,
+  IMAGE_INVALID: 422,
+  IMAGE_DIMENSIONS_EXCEEDED: 422,
   MAIL_NOT_CONFIGURED: 503,
   MAIL_REFUSED: 502,
   MAIL_UNAVAILABLE: 503,
@@ -227,6 +235,10 @@ const titles: Record<ErrorCode, string> = {
   CHANNEL_PRIVATE: 'Private sales channel',
   PROMOTION_CODE_UNKNOWN: 'Unknown promotion code',
   PROMOTION_CODE_EXHAUSTED: 'Promotion code used up',
+  IMAGE_TOO_LARGE: 'Image too large',
+  IMAGE_UNSUPPORTED_TYPE: 'Image type not accepted',
+  IMAGE_INVALID: 'Image damaged or unreadable',
+  IMAGE_DIMENSIONS_EXCEEDED: 'Image dimensions over the limit',
   MAIL_NOT_CONFIGURED: 'No mail server configured',
   MAIL_REFUSED: 'Mail refused by the server',
   MAIL_UNAVAILABLE: 'Mail server unavailable',
