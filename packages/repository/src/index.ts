@@ -291,6 +291,26 @@ export {
 } from './queries/intelligence.ts';
 export { releaseAllLeases } from './queries/leases.ts';
 export {
+  claimDueMediaDrafts,
+  countPendingMediaDrafts,
+  findMediaDraft,
+  findMediaDraftByIdempotencyKey,
+  insertMediaDraft,
+  listProductMediaDrafts,
+  MEDIA_DRAFT_MODES,
+  MEDIA_DRAFT_STATUSES,
+  MEDIA_DRAFTS_CHANNEL,
+  type MediaDraftFailureJson,
+  type MediaDraftMode,
+  type MediaDraftOutcome,
+  type MediaDraftRow,
+  type MediaDraftStatus,
+  markMediaDraftApplied,
+  type NewMediaDraft,
+  notifyMediaDrafts,
+  settleMediaDraft,
+} from './queries/media-drafts.ts';
+export {
   findOrder,
   findOrderByIdempotencyKey,
   findOrders,

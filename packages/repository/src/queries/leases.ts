@@ -7,6 +7,7 @@ import {
   appSchedules,
   apps,
   flowJobs,
+  mediaDrafts,
   outboxCursors,
   paymentJobs,
   tenantCounters,
@@ -247,6 +248,22 @@ export const appScheduleLease = defineLease({
   fencesExpiry: true,
 });
 
+/**
+ * Image drafts, across shops: pending drafts nobody holds, or whose holder's lease expired (a lost
+ * worker: the draft's effect receipt then says whether its provider call had started, and such a
+ * draft fails rather than being sent again), oldest first. A fenced write is refused once the
+ * lease's time has passed, so an answer arriving after the lease never lands.
+ */
+export const mediaDraftLease = defineLease({
+  table: mediaDrafts,
+  key: (t) => [t.tenantId, t.id],
+  due: (t) => sql`${t.status} = 'pending' and (${t.leaseOwner} is null or ${isLeaseExpired(t)})`,
+  order: (t) => t.createdAt,
+  held: (t) => sql`${t.status} = 'pending'`,
+  fencesExpiry: true,
+  onClaim: { updatedAt: sql`clock_timestamp()` },
+});
+
 /** Every kind of leased work: what `releaseAllLeases` gives back. */
 const LEASES: readonly Lease<LeasedTable, never>[] = [
   outboxCursorLease,
@@ -254,6 +271,7 @@ const LEASES: readonly Lease<LeasedTable, never>[] = [
   paymentJobLease,
   appDeliveryLease,
   appScheduleLease,
+  mediaDraftLease,
 ];
 
 /**
