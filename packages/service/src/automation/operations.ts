@@ -13,7 +13,6 @@ import {
   listDefinitions,
   listOpenJobsNaming,
   readOnlyTransaction,
-  saveRevisioned,
 } from '@cartwright/repository';
 import {
   type ConditionTree,
@@ -36,44 +35,18 @@ import {
 } from '../channels/records.ts';
 import { ChannelIdentity, overridesOf } from '../channels/settings.ts';
 import { resolveShopContext } from '../customers/contexts.ts';
-import {
-  checkTrigger,
-  conditionsOf,
-  parseFlowData,
-  permissionsOfActions,
-  ruleIdsOfFlow,
-  TranslatedName,
-  TranslatedText,
-} from '../flows/definition.ts';
+import { parseFlowData, ruleIdsOfFlow } from '../flows/definition.ts';
 import { Executions, latestExecutions } from '../flows/executions.ts';
-import { actorOf, type Principal } from '../kernel/auth.ts';
-import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
+import { actorOf } from '../kernel/auth.ts';
+import { fail, ok } from '../kernel/errors.ts';
 import { recordEvent } from '../kernel/events.ts';
-import { defineOperation, fieldErrors } from '../kernel/registry.ts';
+import { defineOperation } from '../kernel/registry.ts';
 import { staleRevision } from '../kernel/revision-bound.ts';
-import { Count, EmptyInput, iso, Revision, Timestamp, Uuid } from '../kernel/schemas.ts';
-import {
-  codeKey,
-  codesOf,
-  type PromotionData,
-  parsePromotion,
-  promotionOf,
-  ruleIdsOfPromotion,
-} from '../promotions/definition.ts';
+import { EmptyInput, iso, Revision, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { promotionOf, ruleIdsOfPromotion } from '../promotions/definition.ts';
+import { Definition, definitionView, KIND_OF, saveDefinition } from './definitions.ts';
 import { compileWithSavedRules, conditionOf, ruleFailure } from './rules.ts';
-import { Campaign, ConditionInput, conditionIssues, Priority } from './schemas.ts';
-
-const Definition = v.object({
-  id: Uuid,
-  key: v.nullable(v.string()),
-  revision: v.number(),
-  active: v.boolean(),
-  data: v.unknown(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  /** Promotions only: how many orders redeemed it. */
-  redemptions: v.optional(Count),
-});
+import { ConditionInput, conditionIssues } from './schemas.ts';
 
 const Channel = v.object({
   ...ChannelIdentity,
@@ -81,18 +54,6 @@ const Channel = v.object({
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
-
-function definitionView(row: DefinitionRow): v.InferOutput<typeof Definition> {
-  return {
-    id: row.id,
-    key: row.key,
-    revision: row.revision,
-    active: row.active,
-    data: row.data,
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
-  };
-}
 
 function channelView(row: ChannelRow): v.InferOutput<typeof Channel> {
   return {
@@ -162,21 +123,7 @@ export const listAutomation = defineOperation({
  * channels are answered by the merchant channel endpoints' own implementation.
  */
 const KIND = v.picklist(['rules', 'flows', 'promotions', 'channels']);
-const DEFINITION_KIND = v.picklist(['rules', 'flows', 'promotions']);
-type DefinitionKindName = v.InferOutput<typeof DEFINITION_KIND>;
-const KIND_OF = { rules: 'rule', flows: 'flow', promotions: 'promotion' } as const;
 const NOUN = { rules: 'rule', flows: 'flow', promotions: 'promotion' } as const;
-
-const RuleData = v.strictObject({
-  name: v.pipe(
-    TranslatedName,
-    v.check((name) => Object.keys(name).length > 0, 'give the rule a name'),
-  ),
-  description: v.optional(TranslatedText),
-  priority: Priority,
-  condition: ConditionInput,
-  campaign: v.optional(Campaign),
-});
 
 export const readAutomationCatalog = defineOperation({
   name: 'automation.catalog',
@@ -246,120 +193,16 @@ export const saveAutomationDefinition = defineOperation({
       });
     }
     const { services, tenantId, principal } = context;
-    const checked = checkDefinition(input.kind, input.data, principal);
-    if (!checked.ok) return checked;
-    const { data, conditions } = checked.value;
-    const kind = KIND_OF[input.kind];
-    return services.database.transaction(async (tx) => {
-      const table = definitionTables[kind];
-      const current = await findRevisioned(tx, table, tenantId, input.id, 'update');
-      if ((current?.revision ?? 0) !== input.revision) {
-        return staleRevision(input.revision, current?.revision ?? 0);
-      }
-      const active = input.active ?? current?.active ?? true;
-      for (const { tree, pointer } of conditions) {
-        // A rule is checked as it will be (its new version stands in for the stored one), so a
-        // reference through other rules back to it is a cycle.
-        const compiled = await compileWithSavedRules(tx, tenantId, tree, pointer, {
-          ...(kind === 'rule' ? { replace: { id: input.id, active: true, condition: tree } } : {}),
-          lock: true,
-        });
-        if (!compiled.ok) return compiled;
-      }
-      if (kind === 'promotion') {
-        const taken = await codesTaken(tx, tenantId, input.id, data as PromotionData);
-        if (taken) return taken;
-      }
-      const saved = await saveRevisioned(
-        tx,
-        table,
-        tenantId,
-        input.id,
-        input.revision,
-        { kind, id: input.id, key: current?.key ?? null, active, data, savedBy: actorOf(principal) },
-        services.clock.now(),
-      );
-      if (!saved.ok) return staleRevision(input.revision, saved.actual);
-      await recordEvent(tx, services, tenantId, actorOf(principal), `automation.${kind}.saved`, {
-        id: input.id,
-        revision: saved.row.revision,
-      });
-      return ok(definitionView(saved.row));
-    });
+    const save = {
+      kind: input.kind,
+      id: input.id,
+      revision: input.revision,
+      active: input.active,
+      data: input.data,
+    };
+    return services.database.transaction((tx) => saveDefinition(tx, services, tenantId, principal, save));
   },
 });
-
-/**
- * A definition's data checked for saving, with the conditions to compile against the saved
- * rules. A flow's actions must be within the saver's own rights: it acts for them later.
- */
-function checkDefinition(
-  kind: DefinitionKindName,
-  input: unknown,
-  principal: Principal,
-): Result<{ data: unknown; conditions: { tree: ConditionTree; pointer: string }[] }> {
-  if (kind === 'promotions') return parsePromotion(input);
-  if (kind === 'flows') {
-    const flow = parseFlowData(input);
-    if (!flow.ok) return flow;
-    const unknownTrigger = checkTrigger(flow.value.trigger);
-    if (unknownTrigger) return unknownTrigger;
-    const missing = permissionsOfActions(flow.value).find(
-      ({ permission }) => !principal.permissions.has(permission),
-    );
-    if (missing) {
-      return fail(
-        'FORBIDDEN',
-        `The flow's action ${missing.action} needs ${missing.permission}, which you do not hold.`,
-      );
-    }
-    return ok({
-      data: flow.value,
-      conditions: [{ tree: conditionsOf(flow.value), pointer: '/data/condition' }],
-    });
-  }
-  const parsed = v.safeParse(RuleData, input);
-  if (!parsed.success) {
-    return fail('VALIDATION_FAILED', 'The rule does not match its schema.', {
-      errors: fieldErrors(parsed.issues).map((error) => ({ ...error, pointer: `/data${error.pointer}` })),
-    });
-  }
-  const invalid = conditionIssues(parsed.output.condition, '/data/condition');
-  if (invalid) return invalid;
-  return ok({
-    data: parsed.output,
-    conditions: [{ tree: parsed.output.condition, pointer: '/data/condition' }],
-  });
-}
-
-/**
- * A code must name one promotion: a code another promotion of the shop holds (compared without
- * regard to case) is refused. The shop's promotions are read FOR UPDATE, so two saves claiming
- * the same code take turns and the second sees the first.
- */
-async function codesTaken(
-  tx: Executor,
-  tenantId: string,
-  id: string,
-  promotion: PromotionData,
-): Promise<Failure | null> {
-  const own = new Set(codesOf(promotion).map(codeKey));
-  if (own.size === 0) return null;
-  const others = await listDefinitions(tx, tenantId, 'promotion', 'update');
-  for (const other of others) {
-    if (other.id === id) continue;
-    const clash = codesOf(promotionOf(other.data) ?? ({ codes: null } as PromotionData)).find((code) =>
-      own.has(codeKey(code)),
-    );
-    if (clash) {
-      return fail('CONFLICT', `The code ${clash} already belongs to another promotion of this shop.`, {
-        errors: [{ pointer: '/data/codes', message: `${clash} is taken` }],
-        extensions: { promotionId: other.id, code: clash },
-      });
-    }
-  }
-  return null;
-}
 
 /** A definition's blocker names a record; a channel's counts its uses (as its delete answers them). */
 const Blocker = v.object({
