@@ -63,6 +63,10 @@ export type ErrorCode =
   | 'IMAGE_UNSUPPORTED_TYPE'
   | 'IMAGE_INVALID'
   | 'IMAGE_DIMENSIONS_EXCEEDED'
+  | 'IMAGE_PROVIDER_DISABLED'
+  | 'MEDIA_DRAFT_LIMIT'
+  | 'MEDIA_DRAFT_STALE'
+  | 'MEDIA_DRAFT_NOT_READY'
   | 'INTERNAL';
 
 /** The one code → HTTP status table (MCP carries the same codes in `isError` results). */
@@ -149,6 +153,10 @@ export const errorStatus: Record<ErrorCode, number> = {
   IMAGE_UNSUPPORTED_TYPE: 415,
   IMAGE_INVALID: 422,
   IMAGE_DIMENSIONS_EXCEEDED: 422,
+  IMAGE_PROVIDER_DISABLED: 503,
+  MEDIA_DRAFT_LIMIT: 429,
+  MEDIA_DRAFT_STALE: 409,
+  MEDIA_DRAFT_NOT_READY: 409,
   MAIL_NOT_CONFIGURED: 503,
   MAIL_REFUSED: 502,
   MAIL_UNAVAILABLE: 503,
@@ -239,6 +247,10 @@ const titles: Record<ErrorCode, string> = {
   IMAGE_UNSUPPORTED_TYPE: 'Image type not accepted',
   IMAGE_INVALID: 'Image damaged or unreadable',
   IMAGE_DIMENSIONS_EXCEEDED: 'Image dimensions over the limit',
+  IMAGE_PROVIDER_DISABLED: 'Image generation not enabled',
+  MEDIA_DRAFT_LIMIT: 'Too many image drafts in progress',
+  MEDIA_DRAFT_STALE: 'Product changed since the draft was made',
+  MEDIA_DRAFT_NOT_READY: 'Image draft not ready to apply',
   MAIL_NOT_CONFIGURED: 'No mail server configured',
   MAIL_REFUSED: 'Mail refused by the server',
   MAIL_UNAVAILABLE: 'Mail server unavailable',
