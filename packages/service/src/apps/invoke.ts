@@ -82,7 +82,13 @@ export type AppCaller =
       readonly process: string;
       readonly tx?: Executor | undefined;
       readonly idempotencyKey?: string | undefined;
-    };
+    }
+  /**
+   * A member approving a proposal that names the action (`intelligence.proposals.approve`): the
+   * action's permission is checked as for staff, but not its MCP exposure (the approval is not a
+   * call of the app's tool); it runs in the approval's transaction `tx`.
+   */
+  | { readonly kind: 'approval'; readonly principal: Principal; readonly tx: Executor };
 
 export interface AppActionRequest {
   readonly appId: string;
@@ -143,8 +149,10 @@ function refusal(caller: AppCaller, app: AppRow, action: Action, request: AppAct
     case 'public':
       // The storefront learns nothing about private actions, nor whether the app is installed.
       return publicAction(manifestOf(app), action) ? null : noSuchAction(request);
-    case 'staff': {
-      if (caller.transport === 'mcp' && !exposedOverMcp(app, action)) return noSuchAction(request);
+    case 'staff':
+    case 'approval': {
+      if (caller.kind === 'staff' && caller.transport === 'mcp' && !exposedOverMcp(app, action))
+        return noSuchAction(request);
       const permission = actionPermission(action);
       if (!caller.principal.permissions.has(permission)) {
         return fail('FORBIDDEN', `The action ${request.actionId} needs the permission ${permission}.`, {
@@ -162,6 +170,7 @@ function refusal(caller: AppCaller, app: AppRow, action: Action, request: AppAct
 function eventActor(caller: AppCaller): Actor {
   switch (caller.kind) {
     case 'staff':
+    case 'approval':
       return actorOf(caller.principal);
     case 'flow':
       return caller.actor;
@@ -174,7 +183,9 @@ function eventActor(caller: AppCaller): Actor {
 
 /** The transaction the caller holds (a flow step's, cart pricing's), if any. */
 function heldTransaction(caller: AppCaller): Executor | undefined {
-  return caller.kind === 'flow' || caller.kind === 'system' ? caller.tx : undefined;
+  return caller.kind === 'flow' || caller.kind === 'system' || caller.kind === 'approval'
+    ? caller.tx
+    : undefined;
 }
 
 /** What an external service gets as `Idempotency-Key`: a flow step's key, or the system caller's. */
