@@ -33,6 +33,8 @@ export type ErrorCode =
   | 'TRANSITION_REFUSED'
   | 'APPROVAL_REQUIRED'
   | 'EVIDENCE_SIMULATED_ONLY'
+  | 'PROPOSAL_STALE'
+  | 'PROPOSAL_DECIDED'
   | 'INSUFFICIENT_STOCK'
   | 'REFUND_EXCEEDS_BALANCE'
   | 'CART_INVALID'
@@ -91,6 +93,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   TRANSITION_REFUSED: 409,
   APPROVAL_REQUIRED: 422,
   EVIDENCE_SIMULATED_ONLY: 409,
+  PROPOSAL_STALE: 409,
+  PROPOSAL_DECIDED: 409,
   INSUFFICIENT_STOCK: 409,
   REFUND_EXCEEDS_BALANCE: 409,
   CART_INVALID: 422,
@@ -185,6 +189,8 @@ const titles: Record<ErrorCode, string> = {
   TRANSITION_REFUSED: 'State transition refused',
   APPROVAL_REQUIRED: 'Approval required',
   EVIDENCE_SIMULATED_ONLY: 'Only simulated evidence',
+  PROPOSAL_STALE: 'Proposal out of date',
+  PROPOSAL_DECIDED: 'Proposal already decided',
   INSUFFICIENT_STOCK: 'Insufficient stock',
   REFUND_EXCEEDS_BALANCE: 'Refund exceeds the remaining captured balance',
   CART_INVALID: 'Cart not ready for checkout',
