@@ -1,6 +1,12 @@
 import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { IMAGE_LIMITS, inspectImage, reencodeAsPng, sniffImageFormat } from '../src/media/images.ts';
+import {
+  IMAGE_LIMITS,
+  inspectImage,
+  reencodeAsPng,
+  sniffImageFormat,
+  verifyImage,
+} from '../src/media/images.ts';
 import { pngBomb, pngDeclaring, sampleImage, samplePixels, truncated } from './image-samples.ts';
 
 async function pixelsOf(png: Uint8Array): Promise<Buffer> {
@@ -158,5 +164,41 @@ describe('reencodeAsPng', () => {
       maxPixels: 40_000_000,
     });
     expect(encoded.ok ? 'ok' : encoded.code).toBe('IMAGE_DIMENSIONS_EXCEEDED');
+  });
+});
+
+describe('verifyImage', () => {
+  it.each(['png', 'jpeg', 'webp'] as const)(
+    'accepts a whole %s and keeps its bytes as sent',
+    async (format) => {
+      const bytes = await sampleImage(format, 64, 48);
+      const verified = await verifyImage(bytes);
+      expect(verified).toMatchObject({
+        ok: true,
+        value: { format, width: 64, height: 48, byteSize: bytes.byteLength },
+      });
+      expect(verified.ok && verified.value.bytes).toBe(bytes);
+    },
+  );
+
+  it('decodes every row: a truncated PNG or JPEG is refused', async () => {
+    const png = truncated(await sampleImage('png', 256, 256), 0.7);
+    expect(await verifyImage(png)).toMatchObject({ ok: false, code: 'IMAGE_INVALID' });
+    const jpeg = await sampleImage('jpeg', 256, 256);
+    expect(await verifyImage(jpeg.subarray(0, jpeg.byteLength - 300))).toMatchObject({
+      ok: false,
+      code: 'IMAGE_INVALID',
+    });
+  });
+
+  it('refuses the bomb and the lying header before decoding', async () => {
+    expect(await verifyImage(await pngBomb(20_000))).toMatchObject({
+      ok: false,
+      code: 'IMAGE_DIMENSIONS_EXCEEDED',
+    });
+    expect(await verifyImage(pngDeclaring(100_000, 100_000))).toMatchObject({
+      ok: false,
+      code: 'IMAGE_DIMENSIONS_EXCEEDED',
+    });
   });
 });

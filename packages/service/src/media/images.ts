@@ -199,6 +199,47 @@ export function inspectImage(bytes: Uint8Array, limits: ImageLimits = IMAGE_LIMI
 // One decode at a time per libvips thread is plenty here; no cache of decoded images between calls.
 sharp.cache(false);
 
+/** Bytes that passed verifyImage: a whole, decodable image within the limits. */
+export interface CheckedImage extends ImageInfo {
+  readonly bytes: Uint8Array;
+}
+
+function decoderOf(bytes: Uint8Array, limits: ImageLimits): sharp.Sharp {
+  return sharp(bytes, {
+    limitInputPixels: limits.maxPixels,
+    failOn: 'warning',
+    sequentialRead: true,
+    animated: false,
+  });
+}
+
+function undecodable(info: ImageInfo) {
+  // libvips' messages name internals (and are not stable): say what it means for the caller.
+  return fail(
+    'IMAGE_INVALID',
+    `The ${info.format.toUpperCase()} image cannot be decoded; the file is damaged or truncated.`,
+  );
+}
+
+/**
+ * Checks the header (inspectImage), then decodes every pixel without keeping them (libvips
+ * streams the rows through a statistics pass), so a truncated or corrupt body is refused. The
+ * bytes are kept as sent. Runs on libuv's thread pool: call it outside a transaction.
+ */
+export async function verifyImage(
+  bytes: Uint8Array,
+  limits: ImageLimits = IMAGE_LIMITS,
+): Promise<Result<CheckedImage>> {
+  const inspected = inspectImage(bytes, limits);
+  if (!inspected.ok) return inspected;
+  try {
+    await decoderOf(bytes, limits).stats();
+  } catch {
+    return undecodable(inspected.value);
+  }
+  return ok({ ...inspected.value, bytes });
+}
+
 /**
  * Checks the header (inspectImage), decodes every pixel (a truncated or corrupt body is refused
  * here) under libvips' own pixel limit, applies the EXIF orientation and writes a PNG without
@@ -211,12 +252,7 @@ export async function reencodeAsPng(
   const inspected = inspectImage(bytes, limits);
   if (!inspected.ok) return inspected;
   try {
-    const { data, info } = await sharp(bytes, {
-      limitInputPixels: limits.maxPixels,
-      failOn: 'warning',
-      sequentialRead: true,
-      animated: false,
-    })
+    const { data, info } = await decoderOf(bytes, limits)
       .rotate()
       .png()
       .toBuffer({ resolveWithObject: true });
@@ -227,10 +263,6 @@ export async function reencodeAsPng(
       source: inspected.value,
     });
   } catch {
-    // libvips' messages name internals (and are not stable): say what it means for the caller.
-    return fail(
-      'IMAGE_INVALID',
-      `The ${inspected.value.format.toUpperCase()} image cannot be decoded; the file is damaged or truncated.`,
-    );
+    return undecodable(inspected.value);
   }
 }
