@@ -8,6 +8,7 @@ export * from './schema/effects.ts';
 export * from './schema/flows.ts';
 export * from './schema/foundation.ts';
 export * from './schema/intelligence.ts';
+export * from './schema/media.ts';
 export * from './schema/media-drafts.ts';
 export * from './schema/orders.ts';
 export * from './schema/payments.ts';
