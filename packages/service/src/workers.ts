@@ -1,6 +1,7 @@
 import {
   APP_DELIVERIES_CHANNEL,
   FLOW_JOBS_CHANNEL,
+  MEDIA_DRAFTS_CHANNEL,
   OUTBOX_CHANNEL,
   PAYMENT_JOBS_CHANNEL,
   releaseAllLeases,
@@ -12,6 +13,7 @@ import { runDueJobs } from './flows/executor.ts';
 import { flowMatchingProjection } from './flows/matching.ts';
 import type { Runner, WorkerLogLine } from './kernel/process-roles.ts';
 import type { Services } from './kernel/services.ts';
+import { runDueMediaDrafts } from './media/draft-worker.ts';
 import { customerHistoryProjection } from './outbox/customer-history.ts';
 import { consumeOnce, eventStatisticsProjection, type Projection } from './outbox/projections.ts';
 import { runDuePaymentJobs, sweepQuietAttempts } from './payments/jobs.ts';
@@ -167,6 +169,38 @@ export const scheduleRunner: ServiceRunner = {
   },
 };
 
+/**
+ * Image drafts: each round claims a few pending drafts and makes each one's single provider call,
+ * one at a time (an image decode holds tens of MiB). A failed draft is a warning with its reason.
+ */
+export const mediaDraftRunner: ServiceRunner = {
+  name: 'media-draft-runner',
+  kind: 'jobs',
+  role: 'media-worker',
+  wake: MEDIA_DRAFTS_CHANNEL,
+  async round(services, options) {
+    const round = await runDueMediaDrafts(services, {
+      owner: options.owner,
+      leaseMs: options.leaseMs,
+      limit: Math.min(options.jobBatchSize, MEDIA_DRAFTS_PER_ROUND),
+      afterReceipt: options.afterReceipt,
+    });
+    const lines: WorkerLogLine[] = round.failed.map((draft) => ({
+      level: 'warn',
+      msg: 'image draft failed',
+      owner: options.owner,
+      ...draft,
+    }));
+    if (round.ready > 0)
+      lines.push({ level: 'info', msg: 'image drafts ready', owner: options.owner, drafts: round.ready });
+    if (round.lost > 0)
+      lines.push({ level: 'warn', msg: 'image draft leases lost', owner: options.owner, drafts: round.lost });
+    return { busy: round.claimed > 0, lines };
+  },
+};
+/** Drafts one round takes: each is a provider call of up to minutes and an image in memory. */
+const MEDIA_DRAFTS_PER_ROUND = 2;
+
 /** Every runner of the service, projections first. */
 export const runners: readonly ServiceRunner[] = [
   ...projections.map(projectionRunner),
@@ -174,6 +208,7 @@ export const runners: readonly ServiceRunner[] = [
   paymentRunner,
   appDeliveryRunner,
   scheduleRunner,
+  mediaDraftRunner,
 ];
 
 /** Gives back every lease this owner holds (graceful shutdown). */
