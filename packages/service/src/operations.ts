@@ -33,6 +33,7 @@ import { customerOperations } from './customers/operations.ts';
 import { documentOperations } from './documents/operations.ts';
 import { downloadOperations } from './downloads/operations.ts';
 import { listExecutions, resolveExecution } from './flows/operations.ts';
+import { intelligenceOperations } from './intelligence/operations.ts';
 import type { AnyOperation } from './kernel/registry.ts';
 import {
   addOrderNote,
@@ -94,6 +95,7 @@ export const operations: readonly AnyOperation[] = [
   listStoreProducts,
   getStoreProduct,
   ...reviewOperations,
+  ...intelligenceOperations,
   getCart,
   addCartLine,
   updateCartLine,

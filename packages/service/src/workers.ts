@@ -11,6 +11,7 @@ import { runDueDeliveries } from './apps/delivery/runner.ts';
 import { APP_SCHEDULES_CHANNEL, runDueSchedules } from './apps/schedules.ts';
 import { runDueJobs } from './flows/executor.ts';
 import { flowMatchingProjection } from './flows/matching.ts';
+import { intelligenceEvidenceProjection } from './intelligence/evidence.ts';
 import type { Runner, WorkerLogLine } from './kernel/process-roles.ts';
 import type { Services } from './kernel/services.ts';
 import { runDueMediaDrafts } from './media/draft-worker.ts';
@@ -27,6 +28,7 @@ export type ServiceRunner = Runner<Services>;
 export const projections: readonly Projection[] = [
   eventStatisticsProjection,
   customerHistoryProjection,
+  intelligenceEvidenceProjection,
   flowMatchingProjection,
   appDeliveryMatchingProjection,
 ];
