@@ -73,6 +73,12 @@ export { setDownloadAccess } from './downloads/access.ts';
 export { type ExecutorOptions, runDueJobs, type UncertainJob } from './flows/executor.ts';
 export { flowMatchingProjection } from './flows/matching.ts';
 export type { ActionContext, ActionHandler, FlowActor, FlowSubject } from './flows/model.ts';
+export { intelligenceEvidenceProjection } from './intelligence/evidence.ts';
+export {
+  type HypothesisStatusChange,
+  type ReviewedHypothesis,
+  setHypothesisStatus,
+} from './intelligence/review.ts';
 export {
   type AppSandbox,
   noAppSandbox,
