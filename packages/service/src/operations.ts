@@ -34,6 +34,7 @@ import { documentOperations } from './documents/operations.ts';
 import { downloadOperations } from './downloads/operations.ts';
 import { listExecutions, resolveExecution } from './flows/operations.ts';
 import { intelligenceOperations } from './intelligence/operations.ts';
+import { proposalOperations } from './intelligence/proposals.operations.ts';
 import type { AnyOperation } from './kernel/registry.ts';
 import {
   addOrderNote,
@@ -96,6 +97,7 @@ export const operations: readonly AnyOperation[] = [
   getStoreProduct,
   ...reviewOperations,
   ...intelligenceOperations,
+  ...proposalOperations,
   getCart,
   addCartLine,
   updateCartLine,

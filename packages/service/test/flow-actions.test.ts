@@ -5,6 +5,7 @@ import {
   findCustomer,
   findCustomerGroup,
   findOrder,
+  findProposal,
   findStoreContextByTokenHash,
   listChannels,
   listCustomerGroups,
@@ -672,23 +673,50 @@ describe('notes and proposals', () => {
     expect(activities.find((row) => row.id === plain.noteId)?.text).toBe('Plain text');
   });
 
-  it('records an AI proposal for review without calling a model', async () => {
+  it('stores an AI proposal for review once per step, without calling a model', async () => {
     const order = await insertTestOrder(services, tenantId);
     const jobId = services.ids.next();
+    // The older config: a plan with the instruction as its summary and no operations.
     const config = { instruction: 'Suggest a thank-you coupon for this customer.' };
     const proposal = successOf(await run('ai_proposal', config, { orderId: order.id }, { jobId })) as {
       proposalId: string;
+      status: string;
     };
+    expect(proposal.status).toBe('pending');
     expect(successOf(await run('ai_proposal', config, { orderId: order.id }, { jobId }))).toEqual(proposal);
+    const stored = await findProposal(database.db, tenantId, proposal.proposalId);
+    expect(stored).toMatchObject({
+      status: 'pending',
+      summary: config.instruction,
+      operations: [],
+      sourceKey: `flow:${jobId}:n1`,
+      subject: { orderId: order.id },
+      createdBy: { kind: 'flow', jobId, nodeId: 'n1' },
+    });
     const entries = (await listOrderActivities(database.db, tenantId, order.id)).filter(
       (row) => row.kind === 'proposal',
     );
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({
-      id: proposal.proposalId,
       text: config.instruction,
-      data: { instruction: config.instruction, status: 'pending_review' },
+      data: { proposalId: proposal.proposalId, operations: 0 },
     });
+  });
+
+  it('refuses a proposal whose plan names a rule revision that is not current', async () => {
+    const config = {
+      summary: 'Change a rule',
+      operations: [
+        {
+          kind: 'automation.save_rule',
+          ruleId: services.ids.next(),
+          revision: 4,
+          data: { name: { en: 'R' }, condition: { type: 'alwaysValid' } },
+        },
+      ],
+    };
+    const result = await run('ai_proposal', config, {});
+    expect(result).toMatchObject({ ok: false, code: 'PROPOSAL_STALE' });
   });
 });
 

@@ -19,6 +19,7 @@ import {
 import { actorOf, type Principal } from '../kernel/auth.ts';
 import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
 import { recordEvent } from '../kernel/events.ts';
+import type { Permission } from '../kernel/permissions.ts';
 import { fieldErrors } from '../kernel/registry.ts';
 import { staleRevision } from '../kernel/revision-bound.ts';
 import { Count, iso, Timestamp, Uuid } from '../kernel/schemas.ts';
@@ -100,7 +101,7 @@ export async function saveDefinition(
   principal: Principal,
   input: DefinitionSave,
 ): Promise<Result<v.InferOutput<typeof Definition>>> {
-  const checked = checkDefinition(input.kind, input.data, principal);
+  const checked = checkDefinition(input.kind, input.data, principal.permissions);
   if (!checked.ok) return checked;
   const { data, conditions } = checked.value;
   const kind = KIND_OF[input.kind];
@@ -147,7 +148,7 @@ export async function saveDefinition(
 export function checkDefinition(
   kind: DefinitionKindName,
   input: unknown,
-  principal: Principal,
+  permissions: ReadonlySet<Permission>,
 ): Result<{ data: unknown; conditions: { tree: ConditionTree; pointer: string }[] }> {
   if (kind === 'promotions') return parsePromotion(input);
   if (kind === 'flows') {
@@ -155,9 +156,7 @@ export function checkDefinition(
     if (!flow.ok) return flow;
     const unknownTrigger = checkTrigger(flow.value.trigger);
     if (unknownTrigger) return unknownTrigger;
-    const missing = permissionsOfActions(flow.value).find(
-      ({ permission }) => !principal.permissions.has(permission),
-    );
+    const missing = permissionsOfActions(flow.value).find(({ permission }) => !permissions.has(permission));
     if (missing) {
       return fail(
         'FORBIDDEN',

@@ -1,5 +1,10 @@
 import { MachineName } from '@cartwright/commerce';
-import { APP_ACTION_FACTS, type AppActionFact, isJsonValue } from '@cartwright/flow-graph';
+import {
+  AI_PROPOSAL_CONFIG,
+  APP_ACTION_FACTS,
+  type AppActionFact,
+  isJsonValue,
+} from '@cartwright/flow-graph';
 import {
   type CustomerRow,
   type Executor,
@@ -29,6 +34,7 @@ import {
 } from '../customers/customer.ts';
 import { createDocument } from '../documents/create.ts';
 import { setDownloadAccess } from '../downloads/access.ts';
+import { createProposal } from '../intelligence/proposals.ts';
 import { type Failure, fail, ok, type Result } from '../kernel/errors.ts';
 import { type Actor, recordEvent } from '../kernel/events.ts';
 import { confirmationRecipient, sendOrderConfirmation } from '../mail/send-order-confirmation.ts';
@@ -57,7 +63,7 @@ import {
 type Config = Readonly<Record<string, unknown>>;
 
 /** The actor events and activity entries carry when a flow acts. */
-function flowActor(context: OutsideContext): Actor {
+function flowActor(context: OutsideContext): Extract<Actor, { kind: 'flow' }> {
   return {
     kind: 'flow',
     flowId: context.job.flowId,
@@ -614,22 +620,45 @@ const writeNote: ActionHandler = async (context, config) => {
   return written.ok ? ok({ noteId: written.value }) : written;
 };
 
-// A proposal for the merchant to review: recorded on the order's timeline; no model is called.
+/**
+ * `ai_proposal`: stores the config's plan as a pending proposal for the merchant's review
+ * (`intelligence/proposals.ts`: the flow's actor must hold every operation's permission, and the
+ * versions the plan names must be current), once per step key; no model is called. When the
+ * flow's event names an order, its timeline also gets a `proposal` entry naming the proposal.
+ * The older config `{ instruction }` is a plan with that summary and no operations.
+ */
 const recordProposal: ActionHandler = async (context, config) => {
-  const parsed = configOf(
-    'ai_proposal',
-    v.object({ instruction: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(5000)) }),
-    config,
-  );
+  const parsed = configOf('ai_proposal', AI_PROPOSAL_CONFIG, config);
   if (!parsed.ok) return parsed;
-  const order = await subjectOrder(context, 'ai_proposal');
-  if (!order.ok) return order;
-  const { instruction } = parsed.value;
-  const written = await writeActivity(context, order.value, 'proposal', instruction, {
-    instruction,
-    status: 'pending_review',
-  });
-  return written.ok ? ok({ proposalId: written.value }) : written;
+  const plan = parsed.value;
+  const { orderId, customerId } = context.subject;
+  const created = await createProposal(
+    context.tx,
+    context.services,
+    context.tenantId,
+    {
+      kind: 'flow',
+      actor: flowActor(context),
+      stepKey: context.stepKey,
+      subject: {
+        ...(orderId === undefined ? {} : { orderId }),
+        ...(customerId === undefined ? {} : { customerId }),
+      },
+    },
+    plan,
+  );
+  if (!created.ok) return created;
+  const proposalId = created.value.id;
+  if (orderId) {
+    const order = await subjectOrder(context, 'ai_proposal');
+    if (!order.ok) return order;
+    const written = await writeActivity(context, order.value, 'proposal', plan.summary, {
+      proposalId,
+      operations: plan.operations.length,
+    });
+    if (!written.ok) return written;
+  }
+  return ok({ proposalId, status: created.value.status });
 };
 
 const AppActionConfig = v.object({
