@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createMcpServer } from '@cartwright/mcp';
-import { insertAppDeliveries, listChannels } from '@cartwright/repository';
+import { addBasketEvidence, insertAppDeliveries, listChannels } from '@cartwright/repository';
 import {
   type AnyOperation,
   authenticate,
@@ -63,6 +63,9 @@ const A_RULE = '0190f0c8-0000-7000-8000-0000000000a6';
 const A_PROMOTION = '0190f0c8-0000-7000-8000-0000000000a7';
 /** A failed delivery of the loyalty app in shop A (a redelivery would queue it again). */
 const A_DELIVERY = '0190f0c8-0000-7000-8000-0000000000a8';
+/** A product id shop A's co-purchase pair names beside A_PRODUCT, and that pair's id. */
+const A_PAIRED = '0190f0c8-0000-7000-8000-0000000000a9';
+const A_PAIR = '0190f0c8-0000-7000-8000-0000000000aa';
 /** A channel id no shop has: a save at revision 0 creates it in the caller's own shop. */
 const NEW_CHANNEL = '0190f0c8-0000-7000-8000-0000000000c1';
 /** Shop A's main channel. */
@@ -227,6 +230,11 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'store.reviews.list': [{ productId: A_PRODUCT }, true],
     'catalog.reviews.list': [{ productId: A_PRODUCT }, false],
     'catalog.reviews.moderate': [{ id: aReviewId, revision: 1, status: 'approved' }, true],
+    'intelligence.list': [{}, false],
+    'intelligence.review': [{ id: A_PAIR, revision: 1, status: 'published', approve: true }, true],
+    // Another shop names shop A's products: refused as unknown products of its own shop (422).
+    'intelligence.simulate': [{ baskets: [[A_PRODUCT, A_PAIRED]] }, false],
+    'store.intelligence.recommendations': [{ sku: 'A-ONLY' }, true],
     // Shop A's context token is not valid with another shop's channel key: 401, nothing read.
     'store.cart.get': [{ contextToken: aContextToken }, false],
     'store.cart.lines.add': [{ contextToken: aContextToken, productId: A_PRODUCT, quantity: 1 }, false],
@@ -356,6 +364,16 @@ async function seedShopA() {
     await tx.execute(sql`update app_deliveries set status = 'failed', attempts = 16
       where tenant_id = ${h.shopA.tenantId} and id = ${A_DELIVERY}`);
   });
+  await h.database.transaction((tx) =>
+    addBasketEvidence(tx, h.shopA.tenantId, {
+      source: 'observed',
+      products: [A_PRODUCT, A_PAIRED],
+      pairs: [{ a: A_PRODUCT, b: A_PAIRED, newId: A_PAIR }],
+      sourceEvent: { id: A_PAIR, source: 'observed' },
+      sourceEventLimit: 20,
+      at: new Date(),
+    }),
+  );
   aOrderId = (
     await insertTestOrder(h.services, h.shopA.tenantId, {
       customerId: aCustomerId,
