@@ -403,7 +403,7 @@ async function apply(
 
 function decidedFailure(row: ProposalRow): Failure {
   return fail('PROPOSAL_DECIDED', `The proposal was already decided: it is ${row.status}.`, {
-    extensions: { status: row.status, decidedAt: row.decidedAt?.toISOString() ?? null },
+    extensions: { proposalStatus: row.status, decidedAt: row.decidedAt?.toISOString() ?? null },
   });
 }
 
