@@ -51,6 +51,8 @@ let aReviewId: string;
 let aGrantId: string;
 /** A record of the loyalty app's `note` entity in shop A. */
 let aNoteId: string;
+/** A pending proposal of shop A (a plan to save A_RULE). */
+let aProposalId: string;
 
 const A_TAX_CLASS = '0190f0c8-0000-7000-8000-0000000000a1';
 const A_SHIPPING = '0190f0c8-0000-7000-8000-0000000000a2';
@@ -71,6 +73,11 @@ const NEW_CHANNEL = '0190f0c8-0000-7000-8000-0000000000c1';
 /** Shop A's main channel. */
 let aChannelId: string;
 const translations = { en: { name: 'Thing' } };
+/** The rule data a proposal's plan saves. */
+const proposedRule = {
+  name: { en: 'Proposed rule' },
+  condition: { type: 'cartCartAmount', value: { operator: '>=', amount: 5 } },
+};
 const aAddress = {
   firstName: 'A',
   lastName: 'B',
@@ -230,6 +237,18 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'store.reviews.list': [{ productId: A_PRODUCT }, true],
     'catalog.reviews.list': [{ productId: A_PRODUCT }, false],
     'catalog.reviews.moderate': [{ id: aReviewId, revision: 1, status: 'approved' }, true],
+    'intelligence.proposals.list': [{}, false],
+    'intelligence.proposals.get': [{ id: aProposalId }, true],
+    // Another shop's plan naming shop A's rule at its revision: stale in its own shop (409), nothing stored.
+    'intelligence.proposals.create': [
+      {
+        summary: 'Intruder plan',
+        operations: [{ kind: 'automation.save_rule', ruleId: A_RULE, revision: 1, data: proposedRule }],
+      },
+      false,
+    ],
+    'intelligence.proposals.approve': [{ id: aProposalId }, true],
+    'intelligence.proposals.reject': [{ id: aProposalId, note: 'Intruder' }, true],
     'intelligence.list': [{}, false],
     'intelligence.review': [{ id: A_PAIR, revision: 1, status: 'published', approve: true }, true],
     // Another shop names shop A's products: refused as unknown products of its own shop (422).
@@ -414,6 +433,15 @@ async function seedShopA() {
   });
   if (note.status !== 200) throw new Error(JSON.stringify(note.body));
   aNoteId = note.body.id as string;
+  const proposal = await h.call('POST', '/api/intelligence/proposals', {
+    token: A,
+    body: {
+      summary: 'Shop A plan',
+      operations: [{ kind: 'automation.save_rule', ruleId: A_RULE, revision: 1, data: proposedRule }],
+    },
+  });
+  if (proposal.status !== 201) throw new Error(JSON.stringify(proposal.body));
+  aProposalId = proposal.body.id as string;
 }
 
 function request(operation: AnyOperation, input: Record<string, unknown>) {
