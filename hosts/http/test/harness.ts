@@ -67,12 +67,14 @@ function expectStatus(response: { status: number; body: unknown }, status: numbe
 
 /**
  * Two shops on a fresh database; `payments` gives the services a provider (default: none),
- * `ports` any other outside port (the app sandbox, app services, mail).
+ * `ports` any other outside port (the app sandbox, app services, mail, the image provider).
  */
 export async function createHarness(
   options: {
     readonly payments?: PaymentServices;
-    readonly ports?: Partial<Pick<Services, 'sandbox' | 'appServices' | 'appWebhooks' | 'mail'>>;
+    readonly ports?: Partial<
+      Pick<Services, 'sandbox' | 'appServices' | 'appWebhooks' | 'mail' | 'imageProvider'>
+    >;
   } = {},
 ): Promise<Harness> {
   const database = await createTestDatabase();

@@ -149,6 +149,14 @@ export {
   noMailer,
 } from './kernel/mailer.ts';
 export {
+  type ImageProvider,
+  type ImageProviderFailureCode,
+  type ImageProviderInfo,
+  type ImageProviderRequest,
+  type ImageProviderResult,
+  noImageProvider,
+} from './kernel/image-provider.ts';
+export {
   noPaymentProvider,
   type PaymentProvider,
   PROVIDER_API_VERSION,
@@ -225,6 +233,34 @@ export {
   sendOrderConfirmation,
 } from './mail/send-order-confirmation.ts';
 export { createSmtpMailer, SMTP_TIMEOUTS_MS, type SmtpMailerOptions } from './mail/smtp.ts';
+export {
+  draftReceiptKey,
+  type MediaRound,
+  type MediaRoundOptions,
+  PROVIDER_IMAGE_LIMITS,
+  runDueMediaDrafts,
+} from './media/draft-worker.ts';
+export {
+  MAX_INSTRUCTION_LENGTH,
+  MAX_PENDING_DRAFTS_PER_PRODUCT,
+  MAX_PENDING_DRAFTS_PER_SHOP,
+} from './media/drafts.ts';
+export {
+  createHttpImageProvider,
+  DEFAULT_IMAGE_TIMEOUT_MS,
+  type HttpImageProviderOptions,
+  IMAGE_RESPONSE_LIMIT_BYTES,
+} from './media/http-image-provider.ts';
+export {
+  DEFAULT_IMAGE_MODEL,
+  DEFAULT_PROVIDER_BASE_URL,
+  type ImageProviderConfig,
+  ImageProviderConfigError,
+  type ImageProviderVariables,
+  imageProviderEnvironment,
+  imageProviderOf,
+  readImageProviderConfig,
+} from './media/image-provider-config.ts';
 export { findOperation, operations } from './operations.ts';
 export { type TransitionRequest, transitionOrder } from './orders/transitions.ts';
 export { customerHistoryProjection } from './outbox/customer-history.ts';
@@ -297,6 +333,7 @@ export {
 export { type BackfillReport, backfillStarters, provisionStarters } from './shop/starter-provision.ts';
 export {
   flowRunner,
+  mediaDraftRunner,
   paymentRunner,
   projectionRunner,
   projections,

@@ -36,6 +36,7 @@ import { listExecutions, resolveExecution } from './flows/operations.ts';
 import { intelligenceOperations } from './intelligence/operations.ts';
 import { proposalOperations } from './intelligence/proposals.operations.ts';
 import type { AnyOperation } from './kernel/registry.ts';
+import { mediaDraftOperations } from './media/drafts.operations.ts';
 import {
   addOrderNote,
   getShopOrder,
@@ -83,6 +84,7 @@ export const operations: readonly AnyOperation[] = [
   ...companyOperations,
   ...documentOperations,
   ...downloadOperations,
+  ...mediaDraftOperations,
   listShopOrders,
   getShopOrder,
   transitionShopOrder,

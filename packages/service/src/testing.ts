@@ -9,6 +9,7 @@ import {
   saveBasis,
   updateCart,
 } from '@cartwright/repository';
+import sharp from 'sharp';
 import { createToken } from './access/tokens.ts';
 import { openCartOf } from './carts/cart.ts';
 import { bumpBasisRevision } from './channels/settings.ts';
@@ -18,6 +19,21 @@ import type { Services } from './kernel/services.ts';
 import { createShop } from './shop/shops.ts';
 
 // Fixtures for tests and benchmarks that need a shop able to sell: not used by the service itself.
+
+/**
+ * The RGBA pixels of a PNG, JPEG or WebP image (tests compare an image draft with what the provider
+ * fixture drew), decoded by the service's own image library.
+ */
+export async function imagePixels(
+  bytes: Uint8Array,
+): Promise<{ readonly width: number; readonly height: number; readonly rgba: Uint8Array }> {
+  const { data, info } = await sharp(bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return {
+    width: info.width,
+    height: info.height,
+    rgba: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+  };
+}
 
 export const SELLABLE = {
   standardTax: '0190f0c8-0000-7000-8000-0000000f0001',
