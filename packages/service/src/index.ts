@@ -134,6 +134,14 @@ export {
 export { type Actor, recordEvent } from './kernel/events.ts';
 export { type IdSource, uuidV7Ids } from './kernel/ids.ts';
 export {
+  type ImageProvider,
+  type ImageProviderFailureCode,
+  type ImageProviderInfo,
+  type ImageProviderRequest,
+  type ImageProviderResult,
+  noImageProvider,
+} from './kernel/image-provider.ts';
+export {
   type JsonSchema,
   jsonSchemaOf,
   operationInputSchema,
@@ -148,14 +156,6 @@ export {
   type MailResult,
   noMailer,
 } from './kernel/mailer.ts';
-export {
-  type ImageProvider,
-  type ImageProviderFailureCode,
-  type ImageProviderInfo,
-  type ImageProviderRequest,
-  type ImageProviderResult,
-  noImageProvider,
-} from './kernel/image-provider.ts';
 export {
   noPaymentProvider,
   type PaymentProvider,
