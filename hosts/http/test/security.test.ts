@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createMcpServer } from '@cartwright/mcp';
-import { addBasketEvidence, insertAppDeliveries, listChannels } from '@cartwright/repository';
+import {
+  addBasketEvidence,
+  insertAppDeliveries,
+  insertMediaDraft,
+  listChannels,
+} from '@cartwright/repository';
 import {
   type AnyOperation,
   authenticate,
@@ -68,6 +73,8 @@ const A_DELIVERY = '0190f0c8-0000-7000-8000-0000000000a8';
 /** A product id shop A's co-purchase pair names beside A_PRODUCT, and that pair's id. */
 const A_PAIRED = '0190f0c8-0000-7000-8000-0000000000a9';
 const A_PAIR = '0190f0c8-0000-7000-8000-0000000000aa';
+/** A pending image draft of A_PRODUCT in shop A. */
+const A_DRAFT = '0190f0c8-0000-7000-8000-0000000000ab';
 /** A channel id no shop has: a save at revision 0 creates it in the caller's own shop. */
 const NEW_CHANNEL = '0190f0c8-0000-7000-8000-0000000000c1';
 /** Shop A's main channel. */
@@ -236,6 +243,15 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     ],
     'store.reviews.list': [{ productId: A_PRODUCT }, true],
     'catalog.reviews.list': [{ productId: A_PRODUCT }, false],
+    'merchant.media.provider': [{}, false],
+    'merchant.media.create': [
+      { id: A_PRODUCT, assetId: A_DRAFT, mode: 'generate', instruction: 'Intruder' },
+      true,
+    ],
+    'merchant.media.list': [{ id: A_PRODUCT }, true],
+    'merchant.media.detail': [{ id: A_DRAFT }, true],
+    'merchant.media.image': [{ id: A_DRAFT }, true],
+    'merchant.media.apply': [{ id: A_DRAFT, revision: 1 }, true],
     'catalog.reviews.moderate': [{ id: aReviewId, revision: 1, status: 'approved' }, true],
     'intelligence.proposals.list': [{}, false],
     'intelligence.proposals.get': [{ id: aProposalId }, true],
@@ -382,6 +398,18 @@ async function seedShopA() {
     ]);
     await tx.execute(sql`update app_deliveries set status = 'failed', attempts = 16
       where tenant_id = ${h.shopA.tenantId} and id = ${A_DELIVERY}`);
+  });
+  await insertMediaDraft(h.database.db, {
+    tenantId: h.shopA.tenantId,
+    id: A_DRAFT,
+    productId: A_PRODUCT,
+    sourceAssetId: A_DRAFT,
+    mode: 'generate',
+    instruction: 'Only shop A has this draft.',
+    productRevision: 1,
+    status: 'pending',
+    model: 'gpt-image-1',
+    createdBy: { kind: 'token', tokenId: shopATokenId, userId: h.shopA.userId },
   });
   await h.database.transaction((tx) =>
     addBasketEvidence(tx, h.shopA.tenantId, {
