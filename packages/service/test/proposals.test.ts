@@ -183,6 +183,35 @@ describe('making a proposal from a flow step', () => {
   });
 });
 
+describe('saving a flow with an ai_proposal plan', () => {
+  it('needs the permissions of the plan’s operations', async () => {
+    const plan = await setCardPlan();
+    const flow = (id: string) => ({
+      kind: 'flows',
+      id,
+      revision: 0,
+      data: {
+        name: { en: 'Plan' },
+        trigger: 'order.placed',
+        pipeline: {
+          entry: 'p',
+          nodes: [{ id: 'p', kind: 'action', action: 'ai_proposal', config: plan, next: null }],
+        },
+      },
+    });
+    const withoutApps = await principalWith(PERMISSIONS.filter((permission) => permission !== 'apps.write'));
+    const refused = await invokeOperation(
+      services,
+      operationNamed('automation.save'),
+      withoutApps,
+      flow(services.ids.next()),
+    );
+    expect(refused).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+    if (!refused.ok) expect(refused.detail).toContain('apps.write');
+    expect((await call('automation.save', flow(services.ids.next()))).revision).toBe(1);
+  });
+});
+
 describe('approving', () => {
   it('finds an upgraded app stale: nothing applied, the finding names the package', async () => {
     const plan = await setCardPlan();

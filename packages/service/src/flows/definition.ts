@@ -158,6 +158,22 @@ export function permissionsOfActions(flow: FlowData): { action: string; permissi
     if (node.kind !== 'action') continue;
     const area = ACTIONS.find((action) => action.name === node.action)?.area;
     if (area) needed.push({ action: node.action, permission: `${area}.write` as Permission });
+    if (node.action === 'ai_proposal') needed.push(...permissionsOfPlan(node.config));
   }
   return needed;
+}
+
+/**
+ * What the operations of an `ai_proposal` plan need (decision 0046): the saver plans within their
+ * own rights, as the step and the approval check again. An app record is written through its
+ * entity's update action, which needs apps.write; pairs and rules need settings.write.
+ */
+function permissionsOfPlan(
+  config: Readonly<Record<string, unknown>>,
+): { action: string; permission: Permission }[] {
+  const operations = Array.isArray(config.operations) ? (config.operations as { kind?: unknown }[]) : [];
+  return operations.map((operation) => ({
+    action: `ai_proposal (${String(operation.kind)})`,
+    permission: operation.kind === 'apps.record.set' ? 'apps.write' : 'settings.write',
+  }));
 }
