@@ -247,3 +247,36 @@ describe('setHypothesisStatus in the caller’s transaction', () => {
     expect(foreign).toMatchObject({ ok: false, code: 'NOT_FOUND' });
   });
 });
+
+describe('the merchant list', () => {
+  it('answers at most 24 pairs, best first', async () => {
+    const shop = await createSellableShop(services, 'Many pairs');
+    const ids = Array.from({ length: 9 }, (_, i) => `0190f0c8-0000-7000-8000-0000000019b${i}`);
+    await database.transaction(async (tx) => {
+      for (const [i, id] of ids.entries()) {
+        await insertProduct(
+          tx,
+          shop.tenantId,
+          { id, sku: `P${i}`, translations: { en: { name: `P${i}` } } },
+          services.clock.now(),
+        );
+      }
+    });
+    // One basket of all 9 (36 pairs), then P0 with P1 twice more and P0 with P2 once more.
+    const added = await database.transaction((tx) =>
+      addLabelledEvidence(tx, services, shop.tenantId, system, {
+        source: 'manual',
+        baskets: [ids, [ids[0]!, ids[1]!], [ids[0]!, ids[1]!], [ids[0]!, ids[2]!]],
+      }),
+    );
+    expect(added.ok).toBe(true);
+    const view = await listHypotheses(database.db, shop.tenantId, {});
+    expect(view.totals).toEqual({ observed: 0, manual: 4, simulated: 0, sandbox: 0 });
+    expect(view.items).toHaveLength(24);
+    expect(view.items.slice(0, 2).map((pair) => [skus(pair), pair.counts.manual])).toEqual([
+      ['P0|P1', 3],
+      ['P0|P2', 2],
+    ]);
+    expect(view.items.slice(2).every((pair) => pair.counts.manual === 1)).toBe(true);
+  });
+});
