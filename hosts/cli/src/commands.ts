@@ -21,6 +21,7 @@ import {
   readEnvironment,
   revokeTokenOf,
   type Services,
+  setAdminPassword,
   shopView,
   tokenView,
 } from '@cartwright/service';
@@ -212,6 +213,28 @@ export async function tokenRevoke(env: Env, out: CommandOutput, options: { shop:
     );
     if (!revoked.ok) throw new UsageError(revoked.detail);
     out.stdout(JSON.stringify({ tokenId: revoked.value.id, revokedAt: revoked.value.revokedAt }));
+  });
+}
+
+/**
+ * Sets a person's admin UI password (decision 0047). The password comes from `input` (stdin), so
+ * it never shows in a process list or shell history; a trailing line break is not part of it.
+ */
+export async function userPassword(
+  env: Env,
+  out: CommandOutput,
+  options: { email: string; input: AsyncIterable<Buffer | string> },
+) {
+  let text = '';
+  for await (const chunk of options.input) {
+    text += chunk.toString();
+    if (text.length > 4096) throw new UsageError('the password is longer than 1024 characters');
+  }
+  const password = text.replace(/\r?\n$/, '');
+  await withServices(env, async (services) => {
+    const set = await setAdminPassword(services, options.email, password);
+    if (!set.ok) throw new UsageError(set.detail);
+    out.stdout(JSON.stringify({ userId: set.value.userId, passwordSet: true }));
   });
 }
 

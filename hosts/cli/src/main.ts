@@ -15,6 +15,8 @@ const USAGE = `Usage: cartwright <command>
                                           a lost owner token: token create --shop ID --name N --role owner
   token list --shop ID                    list a shop's tokens (never their secrets), one JSON line each
   token revoke --shop ID --token TOKEN_ID revoke a token
+  user password --email E                 set a member's admin UI password, read from stdin
+                                          (at least 12 characters; never on the command line)
   starters backfill                       add missing starter definitions to existing shops
 
 Storage: embedded PGlite in CARTWRIGHT_DATA_DIR (default .data), or PostgreSQL with DATABASE_URL.`;
@@ -48,6 +50,7 @@ async function main(argv: string[]): Promise<void> {
       user: { type: 'string' },
       token: { type: 'string' },
       expires: { type: 'string' },
+      email: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -81,6 +84,8 @@ async function main(argv: string[]): Promise<void> {
       });
     case 'token revoke':
       return cli.tokenRevoke(env, out, { shop: option('shop'), tokenId: option('token') });
+    case 'user password':
+      return cli.userPassword(env, out, { email: option('email'), input: process.stdin });
     case 'starters backfill':
       return cli.backfill(env, out);
     default:

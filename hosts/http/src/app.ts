@@ -25,7 +25,8 @@ import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
 import * as v from 'valibot';
-import { API_REFERENCE_POLICY, apiReferenceAssets } from './api-reference.ts';
+import { mountAdmin } from './admin/routes.tsx';
+import { API_REFERENCE_PATH, API_REFERENCE_POLICY, apiReferenceAssets } from './api-reference.ts';
 import { openApiDocument } from './openapi.ts';
 
 export interface AppOptions {
@@ -361,6 +362,11 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
       }),
     );
   }
+
+  // The admin UI (decision 0047): its own session cookie, never a bearer token; `/` and `/docs`
+  // lead to it and to the API reference.
+  for (const path of ['/', '/docs']) served.add('GET', path);
+  mountAdmin(app as unknown as Hono, services, API_REFERENCE_PATH);
 
   app.use('/api/*', async (c, next) => {
     const authenticated = await authenticate(services, bearerOf(c.req.header('authorization')));

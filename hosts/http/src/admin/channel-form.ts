@@ -1,0 +1,203 @@
+// The channel settings form's data (no markup): which texts it shows in the content language, with
+// their provenance, and how a posted form becomes the overrides `merchant.commerce.save` takes.
+// Everything here reads the operation's own answer (`merchant.commerce.read`), so the page shows
+// exactly what the API says (decisions 0020, 0023, 0029, 0047).
+
+export type Provenance = 'inherited' | 'overridden' | 'removed';
+
+/** The channel as `merchant.commerce.read` answers it (the fields this form uses). */
+export interface ChannelRead {
+  readonly id: string;
+  readonly isMain: boolean;
+  readonly revision: number;
+  readonly baseRevision: number;
+  readonly language: string;
+  readonly mainLanguage: string;
+  readonly channel: Record<string, unknown>;
+  readonly overrides: Record<string, unknown>;
+  readonly effective: Record<string, unknown>;
+  readonly provenance: Record<string, Provenance>;
+  readonly updatedAt: string;
+}
+
+export type TextArea = 'shippingMethods' | 'paymentMethods' | 'taxLabels';
+
+/** One text of the form in the content language. */
+export interface FormText {
+  /** The form field's name: `<area>.<id>.<field>`. */
+  readonly key: string;
+  readonly area: TextArea;
+  readonly id: string;
+  readonly field: 'name' | 'description' | 'label';
+  /** The text stored in the content language ('' when none is). */
+  readonly value: string;
+  /** The text a reader sees when this language has none (the main language's), or null. */
+  readonly fallback: string | null;
+  /** Whether the content language has this text (its own, inherited or overridden). */
+  readonly present: boolean;
+  /** inherited / overridden / removed; undefined when the language has no text (it falls back). */
+  readonly provenance: Provenance | undefined;
+}
+
+/** One method or tax label with its texts. */
+export interface FormEntry {
+  readonly area: TextArea;
+  readonly id: string;
+  /** Its name in the content language (with fallback), for labels. */
+  readonly title: string;
+  readonly provenance: Provenance | undefined;
+  readonly prices: readonly { currency: string; gross: number }[];
+  readonly texts: readonly FormText[];
+}
+
+type Entries = Record<string, Record<string, unknown>>;
+
+function pointerOf(area: TextArea, id: string, language: string, field: FormText['field']): string {
+  const escaped = id.replaceAll('~', '~0').replaceAll('/', '~1');
+  return area === 'taxLabels'
+    ? `/${area}/${escaped}/translations/${language}`
+    : `/${area}/${escaped}/translations/${language}/${field}`;
+}
+
+/** The form's entries: shipping methods, payment methods and tax labels, texts in `read.language`. */
+export function formEntries(read: ChannelRead): FormEntry[] {
+  const language = read.language;
+  const entries: FormEntry[] = [];
+  for (const area of ['shippingMethods', 'paymentMethods', 'taxLabels'] as const) {
+    const effective = (read.effective[area] ?? {}) as Entries;
+    const ids = Object.keys(effective).sort((a, b) => {
+      const pa = Number(effective[a]?.position ?? 0);
+      const pb = Number(effective[b]?.position ?? 0);
+      return pa - pb || a.localeCompare(b);
+    });
+    for (const id of ids) {
+      const entry = effective[id] ?? {};
+      const fields = area === 'taxLabels' ? (['label'] as const) : (['name', 'description'] as const);
+      const texts = fields.map((field): FormText => {
+        const provenance = read.provenance[pointerOf(area, id, language, field)];
+        const shown = (entry[field] ?? null) as string | null;
+        const present = provenance === 'inherited' || provenance === 'overridden';
+        return {
+          key: `${area}.${id}.${field}`,
+          area,
+          id,
+          field,
+          value: present ? (shown ?? '') : '',
+          fallback: present ? null : shown,
+          present,
+          provenance,
+        };
+      });
+      const prices = Array.isArray(entry.prices)
+        ? (entry.prices as { currency: string; gross: number }[])
+        : [];
+      entries.push({
+        area,
+        id,
+        title: String((area === 'taxLabels' ? entry.label : entry.name) ?? id),
+        provenance: read.provenance[`/${area}/${id}`],
+        prices,
+        texts,
+      });
+    }
+  }
+  return entries;
+}
+
+/** The channel's own fields as a save sends them back unchanged (the main channel sends no languages). */
+export function channelFieldsOf(read: ChannelRead): Record<string, unknown> {
+  const keep = ['name', 'mode', 'paused', 'private', 'languages', 'domains', 'catalog', 'navigation'];
+  const fields: Record<string, unknown> = {};
+  for (const key of keep) {
+    if (key === 'languages' && read.isMain) continue;
+    if (read.channel[key] !== undefined) fields[key] = read.channel[key];
+  }
+  return fields;
+}
+
+/** What a posted form asks: changed texts (key → new text) and texts to reset to inherited. */
+export interface FormChanges {
+  readonly set: ReadonlyMap<string, string>;
+  readonly reset: ReadonlySet<string>;
+}
+
+/**
+ * The changes of a posted form: a text counts as changed when it differs from the text the form
+ * was rendered with (`was:<key>`), so a language switch or an untouched field writes nothing.
+ */
+export function formChanges(body: Record<string, unknown>, texts: readonly FormText[]): FormChanges {
+  const set = new Map<string, string>();
+  const known = new Set(texts.map((text) => text.key));
+  for (const key of known) {
+    const value = body[`text:${key}`];
+    const was = body[`was:${key}`];
+    if (typeof value !== 'string' || typeof was !== 'string') continue;
+    if (value !== was) set.set(key, value.slice(0, 2000));
+  }
+  const reset =
+    typeof body.reset === 'string' && known.has(body.reset) ? new Set([body.reset]) : new Set<string>();
+  return { set, reset };
+}
+
+function objectAt(parent: Record<string, unknown>, key: string): Record<string, unknown> {
+  const found = parent[key];
+  if (found !== null && typeof found === 'object' && !Array.isArray(found))
+    return found as Record<string, unknown>;
+  const created: Record<string, unknown> = {};
+  parent[key] = created;
+  return created;
+}
+
+/** Drops empty objects left behind by a reset, from the leaf up. */
+function prune(root: Record<string, unknown>, path: readonly string[]): void {
+  for (let depth = path.length; depth > 0; depth--) {
+    let parent: Record<string, unknown> | undefined = root;
+    for (const key of path.slice(0, depth - 1)) parent = parent?.[key] as Record<string, unknown> | undefined;
+    const key = path[depth - 1]!;
+    const value = parent?.[key];
+    if (parent && value !== null && typeof value === 'object' && Object.keys(value).length === 0)
+      delete parent[key];
+  }
+}
+
+/**
+ * The overrides after the form's changes, in native form (`translations.<language>`): a changed
+ * name or label becomes an override in the content language (an emptied one is reset: names fall
+ * back, never blank), a changed description is kept as written (an explicit empty description
+ * stays blank), and a reset removes the channel's override of that text.
+ */
+export function overridesAfter(read: ChannelRead, changes: FormChanges): Record<string, unknown> {
+  const overrides = structuredClone(read.overrides) as Record<string, unknown>;
+  const language = read.language;
+  const apply = (key: string, value: string | undefined) => {
+    const [area, id, field] = key.split('.') as [TextArea, string, FormText['field']];
+    const path = area === 'taxLabels' ? [area, id, 'translations'] : [area, id, 'translations', language];
+    if (value === undefined) {
+      let parent: Record<string, unknown> | undefined = overrides;
+      for (const part of path) parent = parent?.[part] as Record<string, unknown> | undefined;
+      if (parent) delete parent[area === 'taxLabels' ? language : field];
+      prune(overrides, path);
+      return;
+    }
+    let parent = overrides;
+    for (const part of path) parent = objectAt(parent, part);
+    parent[area === 'taxLabels' ? language : field] = value;
+  };
+  for (const [key, value] of changes.set) {
+    const field = key.split('.')[2];
+    apply(key, value === '' && field !== 'description' ? undefined : value);
+  }
+  for (const key of changes.reset) apply(key, undefined);
+  return overrides;
+}
+
+/** The texts whose stored value differs between two reads (a stale save's "what changed"). */
+export function changedTexts(
+  before: ReadonlyMap<string, string>,
+  now: readonly FormText[],
+): { key: string; before: string; now: string }[] {
+  return now.flatMap((text) => {
+    const was = before.get(text.key);
+    return was !== undefined && was !== text.value ? [{ key: text.key, before: was, now: text.value }] : [];
+  });
+}

@@ -1,0 +1,353 @@
+import { IntlMessageFormat } from 'intl-messageformat';
+
+// The admin UI's text: ICU messages (intl-messageformat) in four catalogs. `satisfies
+// Record<Locale, Messages>` makes a message missing in one language a type error; numbers, money,
+// dates and language names come from Node's Intl (decision 0047).
+
+export const LOCALES = ['en', 'de', 'es', 'fr'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+const en = {
+  appName: 'Cartwright admin',
+  skipToContent: 'Skip to content',
+  'signIn.title': 'Sign in',
+  'signIn.tokenHeading': 'With a personal token',
+  'signIn.tokenLabel': 'Personal token',
+  'signIn.tokenHint': 'Starts with cw_pat_. `pnpm start` prints the demo shop owner’s token once.',
+  'signIn.tokenSubmit': 'Sign in with token',
+  'signIn.passwordHeading': 'With e-mail and password',
+  'signIn.email': 'E-mail address',
+  'signIn.password': 'Password',
+  'signIn.passwordHint': 'Set it with: pnpm cartwright user password --email ADDRESS',
+  'signIn.passwordSubmit': 'Sign in with password',
+  'signIn.failed': 'Sign-in failed: {detail}',
+  'signIn.addShop': 'Add another shop with its personal token',
+  'nav.label': 'Main',
+  'nav.home': 'Overview',
+  'nav.settings': 'Settings',
+  'nav.apiDocs': 'API reference',
+  'shop.label': 'Shop',
+  'shop.switch': 'Switch shop',
+  'uiLanguage.label': 'Interface language',
+  'uiLanguage.apply': 'Apply',
+  signOut: 'Sign out',
+  'session.who': 'Signed in as {role, select, owner {owner} admin {admin} editor {editor} other {reader}}',
+  'home.title': 'Overview',
+  'home.nothing': 'Your role lets you read nothing in this shop yet.',
+  'home.settingsCard': 'Sales channels and their settings',
+  'home.channels': '{count, plural, =0 {No sales channel} one {# sales channel} other {# sales channels}}',
+  'settings.title': 'Settings',
+  'settings.channels': 'Sales channels',
+  'settings.main': 'main channel',
+  'settings.open': 'Open settings of {name}',
+  'settings.updated': 'Last saved {date}',
+  'channel.title': 'Settings of {name}',
+  'channel.contentLanguage': 'Content language',
+  'channel.contentLanguageHint': 'Names and descriptions below are shown and saved in this language.',
+  'channel.showLanguage': 'Show',
+  'channel.shipping': 'Shipping methods',
+  'channel.payment': 'Payment methods',
+  'channel.revision': 'Revision {revision} · shared settings revision {baseRevision}',
+  'channel.readOnly': 'You can read these settings but not change them.',
+  'field.name': 'Name',
+  'field.description': 'Description',
+  'field.nameOf': 'Name of {method}',
+  'field.descriptionOf': 'Description of {method}',
+  'field.price': '{count, plural, =0 {no price} one {# price} other {# prices}}: {prices}',
+  'provenance.inherited': 'inherited',
+  'provenance.overridden': 'overridden',
+  'provenance.removed': 'removed in this channel',
+  'provenance.fallback': 'not translated: shows the {language} text',
+  'action.reset': 'Reset to inherited',
+  'action.save': 'Save',
+  saved: 'Saved: the channel is at revision {revision}.',
+  'stale.title': 'Someone else saved first',
+  'stale.body':
+    'Nothing was saved. Your entries are kept below; these fields changed since you opened the form:',
+  'stale.field': '{field}: now “{now}”, before “{before}”',
+  'stale.none': 'None of the fields in this form changed; another part of the settings did.',
+  'stale.retry': 'Check them and save again.',
+  'error.forbidden': 'Your role does not allow this change.',
+  'error.refused': 'The change was refused: {detail}',
+  'error.csrf': 'The form could not be checked. Reload the page and try again.',
+  'error.notFound': 'This page does not exist.',
+  'empty.text': '(empty)',
+} as const;
+
+export type MessageKey = keyof typeof en;
+type Messages = { readonly [K in MessageKey]: string };
+
+export const catalogs = {
+  en,
+  de: {
+    appName: 'Cartwright-Verwaltung',
+    skipToContent: 'Zum Inhalt springen',
+    'signIn.title': 'Anmelden',
+    'signIn.tokenHeading': 'Mit persönlichem Token',
+    'signIn.tokenLabel': 'Persönliches Token',
+    'signIn.tokenHint': 'Beginnt mit cw_pat_. `pnpm start` zeigt das Token des Demo-Shop-Inhabers einmal an.',
+    'signIn.tokenSubmit': 'Mit Token anmelden',
+    'signIn.passwordHeading': 'Mit E-Mail und Passwort',
+    'signIn.email': 'E-Mail-Adresse',
+    'signIn.password': 'Passwort',
+    'signIn.passwordHint': 'Festlegen mit: pnpm cartwright user password --email ADRESSE',
+    'signIn.passwordSubmit': 'Mit Passwort anmelden',
+    'signIn.failed': 'Anmeldung fehlgeschlagen: {detail}',
+    'signIn.addShop': 'Weiteren Shop mit seinem persönlichen Token hinzufügen',
+    'nav.label': 'Hauptmenü',
+    'nav.home': 'Übersicht',
+    'nav.settings': 'Einstellungen',
+    'nav.apiDocs': 'API-Referenz',
+    'shop.label': 'Shop',
+    'shop.switch': 'Shop wechseln',
+    'uiLanguage.label': 'Sprache der Oberfläche',
+    'uiLanguage.apply': 'Übernehmen',
+    signOut: 'Abmelden',
+    'session.who':
+      'Angemeldet als {role, select, owner {Inhaber} admin {Administrator} editor {Bearbeiter} other {Leser}}',
+    'home.title': 'Übersicht',
+    'home.nothing': 'Ihre Rolle erlaubt in diesem Shop noch nichts zu lesen.',
+    'home.settingsCard': 'Verkaufskanäle und ihre Einstellungen',
+    'home.channels':
+      '{count, plural, =0 {Kein Verkaufskanal} one {# Verkaufskanal} other {# Verkaufskanäle}}',
+    'settings.title': 'Einstellungen',
+    'settings.channels': 'Verkaufskanäle',
+    'settings.main': 'Hauptkanal',
+    'settings.open': 'Einstellungen von {name} öffnen',
+    'settings.updated': 'Zuletzt gespeichert {date}',
+    'channel.title': 'Einstellungen von {name}',
+    'channel.contentLanguage': 'Inhaltssprache',
+    'channel.contentLanguageHint':
+      'Namen und Beschreibungen unten werden in dieser Sprache gezeigt und gespeichert.',
+    'channel.showLanguage': 'Anzeigen',
+    'channel.shipping': 'Versandarten',
+    'channel.payment': 'Zahlungsarten',
+    'channel.revision': 'Revision {revision} · Revision der gemeinsamen Einstellungen {baseRevision}',
+    'channel.readOnly': 'Sie können diese Einstellungen lesen, aber nicht ändern.',
+    'field.name': 'Name',
+    'field.description': 'Beschreibung',
+    'field.nameOf': 'Name von {method}',
+    'field.descriptionOf': 'Beschreibung von {method}',
+    'field.price': '{count, plural, =0 {kein Preis} one {# Preis} other {# Preise}}: {prices}',
+    'provenance.inherited': 'geerbt',
+    'provenance.overridden': 'überschrieben',
+    'provenance.removed': 'in diesem Kanal entfernt',
+    'provenance.fallback': 'nicht übersetzt: zeigt den Text auf {language}',
+    'action.reset': 'Auf geerbten Wert zurücksetzen',
+    'action.save': 'Speichern',
+    saved: 'Gespeichert: Der Kanal hat jetzt Revision {revision}.',
+    'stale.title': 'Jemand anderes hat zuerst gespeichert',
+    'stale.body':
+      'Nichts wurde gespeichert. Ihre Eingaben stehen unten; diese Felder haben sich seit dem Öffnen geändert:',
+    'stale.field': '{field}: jetzt „{now}“, vorher „{before}“',
+    'stale.none': 'Kein Feld dieses Formulars hat sich geändert, aber ein anderer Teil der Einstellungen.',
+    'stale.retry': 'Prüfen Sie sie und speichern Sie erneut.',
+    'error.forbidden': 'Ihre Rolle erlaubt diese Änderung nicht.',
+    'error.refused': 'Die Änderung wurde abgelehnt: {detail}',
+    'error.csrf':
+      'Das Formular konnte nicht geprüft werden. Laden Sie die Seite neu und versuchen Sie es erneut.',
+    'error.notFound': 'Diese Seite gibt es nicht.',
+    'empty.text': '(leer)',
+  },
+  es: {
+    appName: 'Administración de Cartwright',
+    skipToContent: 'Saltar al contenido',
+    'signIn.title': 'Iniciar sesión',
+    'signIn.tokenHeading': 'Con un token personal',
+    'signIn.tokenLabel': 'Token personal',
+    'signIn.tokenHint':
+      'Empieza por cw_pat_. `pnpm start` muestra una vez el token del propietario de la tienda demo.',
+    'signIn.tokenSubmit': 'Entrar con el token',
+    'signIn.passwordHeading': 'Con correo y contraseña',
+    'signIn.email': 'Correo electrónico',
+    'signIn.password': 'Contraseña',
+    'signIn.passwordHint': 'Defínala con: pnpm cartwright user password --email DIRECCIÓN',
+    'signIn.passwordSubmit': 'Entrar con la contraseña',
+    'signIn.failed': 'No se pudo iniciar sesión: {detail}',
+    'signIn.addShop': 'Añadir otra tienda con su token personal',
+    'nav.label': 'Principal',
+    'nav.home': 'Resumen',
+    'nav.settings': 'Ajustes',
+    'nav.apiDocs': 'Referencia de la API',
+    'shop.label': 'Tienda',
+    'shop.switch': 'Cambiar de tienda',
+    'uiLanguage.label': 'Idioma de la interfaz',
+    'uiLanguage.apply': 'Aplicar',
+    signOut: 'Cerrar sesión',
+    'session.who':
+      'Sesión como {role, select, owner {propietario} admin {administrador} editor {editor} other {lector}}',
+    'home.title': 'Resumen',
+    'home.nothing': 'Su rol todavía no le permite leer nada en esta tienda.',
+    'home.settingsCard': 'Canales de venta y sus ajustes',
+    'home.channels':
+      '{count, plural, =0 {Ningún canal de venta} one {# canal de venta} other {# canales de venta}}',
+    'settings.title': 'Ajustes',
+    'settings.channels': 'Canales de venta',
+    'settings.main': 'canal principal',
+    'settings.open': 'Abrir los ajustes de {name}',
+    'settings.updated': 'Guardado por última vez {date}',
+    'channel.title': 'Ajustes de {name}',
+    'channel.contentLanguage': 'Idioma del contenido',
+    'channel.contentLanguageHint': 'Los nombres y descripciones se muestran y guardan en este idioma.',
+    'channel.showLanguage': 'Mostrar',
+    'channel.shipping': 'Métodos de envío',
+    'channel.payment': 'Métodos de pago',
+    'channel.revision': 'Revisión {revision} · revisión de los ajustes comunes {baseRevision}',
+    'channel.readOnly': 'Puede leer estos ajustes, pero no cambiarlos.',
+    'field.name': 'Nombre',
+    'field.description': 'Descripción',
+    'field.nameOf': 'Nombre de {method}',
+    'field.descriptionOf': 'Descripción de {method}',
+    'field.price': '{count, plural, =0 {sin precio} one {# precio} other {# precios}}: {prices}',
+    'provenance.inherited': 'heredado',
+    'provenance.overridden': 'sobrescrito',
+    'provenance.removed': 'eliminado en este canal',
+    'provenance.fallback': 'sin traducir: muestra el texto en {language}',
+    'action.reset': 'Restablecer el valor heredado',
+    'action.save': 'Guardar',
+    saved: 'Guardado: el canal está en la revisión {revision}.',
+    'stale.title': 'Otra persona guardó antes',
+    'stale.body':
+      'No se guardó nada. Sus datos siguen abajo; estos campos cambiaron desde que abrió el formulario:',
+    'stale.field': '{field}: ahora «{now}», antes «{before}»',
+    'stale.none': 'Ningún campo de este formulario cambió; cambió otra parte de los ajustes.',
+    'stale.retry': 'Revíselos y vuelva a guardar.',
+    'error.forbidden': 'Su rol no permite este cambio.',
+    'error.refused': 'El cambio fue rechazado: {detail}',
+    'error.csrf': 'No se pudo comprobar el formulario. Recargue la página e inténtelo de nuevo.',
+    'error.notFound': 'Esta página no existe.',
+    'empty.text': '(vacío)',
+  },
+  fr: {
+    appName: 'Administration Cartwright',
+    skipToContent: 'Aller au contenu',
+    'signIn.title': 'Connexion',
+    'signIn.tokenHeading': 'Avec un jeton personnel',
+    'signIn.tokenLabel': 'Jeton personnel',
+    'signIn.tokenHint':
+      'Commence par cw_pat_. `pnpm start` affiche une fois le jeton du propriétaire de la boutique de démonstration.',
+    'signIn.tokenSubmit': 'Se connecter avec le jeton',
+    'signIn.passwordHeading': 'Avec e-mail et mot de passe',
+    'signIn.email': 'Adresse e-mail',
+    'signIn.password': 'Mot de passe',
+    'signIn.passwordHint': 'À définir avec : pnpm cartwright user password --email ADRESSE',
+    'signIn.passwordSubmit': 'Se connecter avec le mot de passe',
+    'signIn.failed': 'Échec de la connexion : {detail}',
+    'signIn.addShop': 'Ajouter une autre boutique avec son jeton personnel',
+    'nav.label': 'Principal',
+    'nav.home': 'Vue d’ensemble',
+    'nav.settings': 'Paramètres',
+    'nav.apiDocs': 'Référence de l’API',
+    'shop.label': 'Boutique',
+    'shop.switch': 'Changer de boutique',
+    'uiLanguage.label': 'Langue de l’interface',
+    'uiLanguage.apply': 'Appliquer',
+    signOut: 'Se déconnecter',
+    'session.who':
+      'Connecté en tant que {role, select, owner {propriétaire} admin {administrateur} editor {éditeur} other {lecteur}}',
+    'home.title': 'Vue d’ensemble',
+    'home.nothing': 'Votre rôle ne vous permet encore rien lire dans cette boutique.',
+    'home.settingsCard': 'Canaux de vente et leurs paramètres',
+    'home.channels':
+      '{count, plural, =0 {Aucun canal de vente} one {# canal de vente} other {# canaux de vente}}',
+    'settings.title': 'Paramètres',
+    'settings.channels': 'Canaux de vente',
+    'settings.main': 'canal principal',
+    'settings.open': 'Ouvrir les paramètres de {name}',
+    'settings.updated': 'Dernier enregistrement {date}',
+    'channel.title': 'Paramètres de {name}',
+    'channel.contentLanguage': 'Langue du contenu',
+    'channel.contentLanguageHint':
+      'Les noms et descriptions ci-dessous sont affichés et enregistrés dans cette langue.',
+    'channel.showLanguage': 'Afficher',
+    'channel.shipping': 'Modes de livraison',
+    'channel.payment': 'Modes de paiement',
+    'channel.revision': 'Révision {revision} · révision des paramètres communs {baseRevision}',
+    'channel.readOnly': 'Vous pouvez lire ces paramètres, mais pas les modifier.',
+    'field.name': 'Nom',
+    'field.description': 'Description',
+    'field.nameOf': 'Nom de {method}',
+    'field.descriptionOf': 'Description de {method}',
+    'field.price': '{count, plural, =0 {aucun prix} one {# prix} other {# prix}} : {prices}',
+    'provenance.inherited': 'hérité',
+    'provenance.overridden': 'remplacé',
+    'provenance.removed': 'supprimé dans ce canal',
+    'provenance.fallback': 'non traduit : affiche le texte en {language}',
+    'action.reset': 'Rétablir la valeur héritée',
+    'action.save': 'Enregistrer',
+    saved: 'Enregistré : le canal est à la révision {revision}.',
+    'stale.title': 'Quelqu’un d’autre a enregistré avant vous',
+    'stale.body':
+      'Rien n’a été enregistré. Vos saisies sont conservées ci-dessous ; ces champs ont changé depuis l’ouverture du formulaire :',
+    'stale.field': '{field} : maintenant « {now} », avant « {before} »',
+    'stale.none': 'Aucun champ de ce formulaire n’a changé ; une autre partie des paramètres, oui.',
+    'stale.retry': 'Vérifiez-les et enregistrez à nouveau.',
+    'error.forbidden': 'Votre rôle ne permet pas cette modification.',
+    'error.refused': 'La modification a été refusée : {detail}',
+    'error.csrf': 'Le formulaire n’a pas pu être vérifié. Rechargez la page et réessayez.',
+    'error.notFound': 'Cette page n’existe pas.',
+    'empty.text': '(vide)',
+  },
+} as const satisfies Record<Locale, Messages>;
+
+export type Values = Record<string, string | number | Date>;
+
+/** The UI text of one locale: `t(key, values)`, numbers, money, dates and language names through Intl. */
+export interface Translator {
+  readonly locale: Locale;
+  t(key: MessageKey, values?: Values): string;
+  money(amount: number, currency: string): string;
+  date(value: Date | string): string;
+  languageName(code: string): string;
+}
+
+const compiled = new Map<string, IntlMessageFormat>();
+
+export function translator(locale: Locale): Translator {
+  const names = new Intl.DisplayNames([locale], { type: 'language' });
+  const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+  return {
+    locale,
+    t(key, values) {
+      const id = `${locale}:${key}`;
+      let format = compiled.get(id);
+      if (!format) {
+        format = new IntlMessageFormat(catalogs[locale][key], locale);
+        compiled.set(id, format);
+      }
+      return String(format.format(values));
+    },
+    // Amounts are integer minor units; Intl knows each currency's digits.
+    money(amount, currency) {
+      const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+      const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+      return format.format(amount / 10 ** digits);
+    },
+    date(value) {
+      return dates.format(typeof value === 'string' ? new Date(value) : value);
+    },
+    languageName(code) {
+      try {
+        return names.of(code) ?? code;
+      } catch {
+        return code;
+      }
+    },
+  };
+}
+
+/** The UI locale: a chosen one (cookie) if known, else the first of Accept-Language we speak, else English. */
+export function pickLocale(chosen: string | undefined, acceptLanguage: string | undefined): Locale {
+  if (chosen && (LOCALES as readonly string[]).includes(chosen)) return chosen as Locale;
+  const wanted = (acceptLanguage ?? '')
+    .split(',')
+    .map((part) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([0-9.]+)/.exec(p)?.[1]).find(Boolean);
+      return { base: tag.toLowerCase().split('-')[0] ?? '', q: q === undefined ? 1 : Number(q) };
+    })
+    .filter((entry) => entry.q > 0)
+    .sort((a, b) => b.q - a.q);
+  const found = wanted.find((entry) => (LOCALES as readonly string[]).includes(entry.base));
+  return (found?.base as Locale | undefined) ?? 'en';
+}

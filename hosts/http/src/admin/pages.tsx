@@ -1,0 +1,362 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
+import type { FormEntry, FormText } from './channel-form.ts';
+import type { MessageKey } from './i18n.ts';
+import { CsrfField, Layout, Message, type PageContext } from './layout.tsx';
+
+export function SignInPage({ page, error }: { page: PageContext; error?: string | undefined }) {
+  const { t, session } = page;
+  return (
+    <Layout page={page} title={t.t('signIn.title')}>
+      <h1>{session ? t.t('signIn.addShop') : t.t('signIn.title')}</h1>
+      {error ? <Message kind="error">{t.t('signIn.failed', { detail: error })}</Message> : null}
+      <div class="sign-in">
+        <form method="post" action="/admin/sign-in" class="card" aria-labelledby="sign-in-token">
+          <h2 id="sign-in-token">{t.t('signIn.tokenHeading')}</h2>
+          <CsrfField token={page.csrf} />
+          <div class="field">
+            <label for="token">{t.t('signIn.tokenLabel')}</label>
+            <input
+              id="token"
+              name="token"
+              type="password"
+              autocomplete="off"
+              spellcheck={false}
+              required
+              aria-describedby="token-hint"
+            />
+            <p class="hint" id="token-hint">
+              {t.t('signIn.tokenHint')}
+            </p>
+          </div>
+          <button type="submit">{t.t('signIn.tokenSubmit')}</button>
+        </form>
+        {session ? null : (
+          <form method="post" action="/admin/sign-in" class="card" aria-labelledby="sign-in-password">
+            <h2 id="sign-in-password">{t.t('signIn.passwordHeading')}</h2>
+            <CsrfField token={page.csrf} />
+            <div class="field">
+              <label for="email">{t.t('signIn.email')}</label>
+              <input id="email" name="email" type="email" autocomplete="username" required />
+            </div>
+            <div class="field">
+              <label for="password">{t.t('signIn.password')}</label>
+              <input
+                id="password"
+                name="password"
+                type="password"
+                autocomplete="current-password"
+                required
+                aria-describedby="password-hint"
+              />
+              <p class="hint" id="password-hint">
+                {t.t('signIn.passwordHint')}
+              </p>
+            </div>
+            <button type="submit">{t.t('signIn.passwordSubmit')}</button>
+          </form>
+        )}
+      </div>
+    </Layout>
+  );
+}
+
+export interface ChannelSummary {
+  readonly id: string;
+  readonly isMain: boolean;
+  readonly name: string;
+  readonly updatedAt: string;
+}
+
+export function HomePage({
+  page,
+  channels,
+}: {
+  page: PageContext;
+  channels: readonly ChannelSummary[] | null;
+}) {
+  const { t } = page;
+  return (
+    <Layout page={page} title={t.t('home.title')}>
+      <h1>{t.t('home.title')}</h1>
+      {channels === null ? (
+        <p>{t.t('home.nothing')}</p>
+      ) : (
+        <ul class="cards">
+          <li class="card">
+            <h2>
+              <a href="/admin/settings">{t.t('nav.settings')}</a>
+            </h2>
+            <p>{t.t('home.settingsCard')}</p>
+            <p class="meta">{t.t('home.channels', { count: channels.length })}</p>
+          </li>
+        </ul>
+      )}
+    </Layout>
+  );
+}
+
+export function SettingsPage({ page, channels }: { page: PageContext; channels: readonly ChannelSummary[] }) {
+  const { t } = page;
+  return (
+    <Layout page={page} title={t.t('settings.title')}>
+      <h1>{t.t('settings.title')}</h1>
+      <h2>{t.t('settings.channels')}</h2>
+      <ul class="cards">
+        {channels.map((channel) => (
+          <li class="card">
+            <h3>
+              <a
+                href={`/admin/settings/channels/${channel.id}`}
+                aria-label={t.t('settings.open', { name: channel.name })}
+              >
+                {channel.name}
+              </a>
+              {channel.isMain ? <span class="badge inherited">{t.t('settings.main')}</span> : null}
+            </h3>
+            <p class="meta">{t.t('settings.updated', { date: t.date(channel.updatedAt) })}</p>
+          </li>
+        ))}
+      </ul>
+    </Layout>
+  );
+}
+
+const AREA_TITLE: Record<FormEntry['area'], MessageKey> = {
+  shippingMethods: 'channel.shipping',
+  paymentMethods: 'channel.payment',
+  taxLabels: 'field.name',
+};
+
+function ProvenanceBadge({ page, text }: { page: PageContext; text: FormText }) {
+  const { t } = page;
+  if (text.provenance === 'overridden')
+    return <span class="badge overridden">{t.t('provenance.overridden')}</span>;
+  if (text.provenance === 'removed') return <span class="badge removed">{t.t('provenance.removed')}</span>;
+  if (text.provenance === 'inherited')
+    return <span class="badge inherited">{t.t('provenance.inherited')}</span>;
+  return null;
+}
+
+function TextField({
+  page,
+  entry,
+  text,
+  language,
+  mainLanguage,
+  editable,
+  entered,
+  was,
+}: {
+  page: PageContext;
+  entry: FormEntry;
+  text: FormText;
+  language: string;
+  mainLanguage: string;
+  editable: boolean;
+  entered: string | undefined;
+  was: string | undefined;
+}) {
+  const { t } = page;
+  const id = `f-${text.key.replaceAll('.', '-')}`;
+  const label =
+    text.field === 'description'
+      ? t.t('field.descriptionOf', { method: entry.title })
+      : t.t('field.nameOf', { method: entry.title });
+  const hintId = `${id}-hint`;
+  const fallback =
+    !text.present && text.fallback !== null ? (
+      <p class="hint" id={hintId}>
+        <span class="badge fallback">
+          {t.t('provenance.fallback', { language: t.languageName(mainLanguage) })}
+        </span>{' '}
+        <span lang={mainLanguage}>“{text.fallback}”</span>
+      </p>
+    ) : null;
+  if (!editable) {
+    return (
+      <div class="field" data-field={text.key}>
+        <p>
+          <strong>{label}</strong>
+          <ProvenanceBadge page={page} text={text} />
+        </p>
+        {text.present ? <p lang={language}>{text.value === '' ? t.t('empty.text') : text.value}</p> : null}
+        {fallback}
+      </div>
+    );
+  }
+  const value = entered ?? text.value;
+  const Input = text.field === 'description' ? 'textarea' : 'input';
+  return (
+    <div class="field" data-field={text.key}>
+      <label for={id}>
+        {label}
+        <ProvenanceBadge page={page} text={text} />
+      </label>
+      <div class="field-row">
+        {Input === 'textarea' ? (
+          <textarea
+            id={id}
+            name={`text:${text.key}`}
+            rows={2}
+            lang={language}
+            placeholder={text.present ? undefined : (text.fallback ?? undefined)}
+            aria-describedby={fallback ? hintId : undefined}
+          >
+            {value}
+          </textarea>
+        ) : (
+          <input
+            id={id}
+            type="text"
+            name={`text:${text.key}`}
+            value={value}
+            lang={language}
+            placeholder={text.present ? undefined : (text.fallback ?? undefined)}
+            aria-describedby={fallback ? hintId : undefined}
+          />
+        )}
+        <input type="hidden" name={`was:${text.key}`} value={was ?? text.value} />
+        {text.provenance === 'overridden' || text.provenance === 'removed' ? (
+          <button
+            type="submit"
+            class="secondary"
+            name="reset"
+            value={text.key}
+            aria-label={`${t.t('action.reset')}: ${label}`}
+          >
+            {t.t('action.reset')}
+          </button>
+        ) : null}
+      </div>
+      {fallback}
+    </div>
+  );
+}
+
+export interface ChannelPageProps {
+  readonly page: PageContext;
+  readonly channelId: string;
+  readonly name: string;
+  readonly language: string;
+  readonly mainLanguage: string;
+  readonly languages: readonly string[];
+  readonly revision: number;
+  readonly baseRevision: number;
+  readonly entries: readonly FormEntry[];
+  readonly editable: boolean;
+  /** After a save: the message to show. */
+  readonly notice?: { kind: 'ok' | 'error' | 'warning'; text: string; items?: readonly string[] } | undefined;
+  /** A refused or stale save: what the person entered, kept in the fields. */
+  readonly entered?: ReadonlyMap<string, string> | undefined;
+}
+
+export function ChannelPage(props: ChannelPageProps) {
+  const { page, entries, language, editable } = props;
+  const { t } = page;
+  const areas = ['shippingMethods', 'paymentMethods'] as const;
+  const body = areas.map((area) => {
+    const ofArea = entries.filter((entry) => entry.area === area);
+    if (ofArea.length === 0) return null;
+    return (
+      <section aria-labelledby={`area-${area}`}>
+        <h2 id={`area-${area}`}>{t.t(AREA_TITLE[area])}</h2>
+        {ofArea.map((entry) => (
+          <fieldset class="card" data-entry={entry.id}>
+            <legend>
+              {entry.title}
+              {entry.provenance === 'removed' ? (
+                <span class="badge removed">{t.t('provenance.removed')}</span>
+              ) : null}
+            </legend>
+            {entry.prices.length > 0 ? (
+              <p class="meta">
+                {t.t('field.price', {
+                  count: entry.prices.length,
+                  prices: entry.prices.map((price) => t.money(price.gross, price.currency)).join(', '),
+                })}
+              </p>
+            ) : null}
+            {entry.provenance === 'removed'
+              ? null
+              : entry.texts.map((text) => (
+                  <TextField
+                    page={page}
+                    entry={entry}
+                    text={text}
+                    language={language}
+                    mainLanguage={props.mainLanguage}
+                    editable={editable}
+                    entered={props.entered?.get(text.key)}
+                    was={undefined}
+                  />
+                ))}
+          </fieldset>
+        ))}
+      </section>
+    );
+  });
+  return (
+    <Layout page={page} title={t.t('channel.title', { name: props.name })}>
+      <h1>{t.t('channel.title', { name: props.name })}</h1>
+      <form method="get" action={`/admin/settings/channels/${props.channelId}`} class="language-bar">
+        <div>
+          <label for="content-language">{t.t('channel.contentLanguage')}</label>
+          <select id="content-language" name="language" aria-describedby="content-language-hint">
+            {props.languages.map((code) => (
+              <option value={code} selected={code === language}>
+                {t.languageName(code)}
+              </option>
+            ))}
+          </select>
+          <p class="hint" id="content-language-hint">
+            {t.t('channel.contentLanguageHint')}
+          </p>
+        </div>
+        <button type="submit" class="secondary">
+          {t.t('channel.showLanguage')}
+        </button>
+      </form>
+      {props.notice ? (
+        <Message kind={props.notice.kind}>
+          <p>{props.notice.text}</p>
+          {props.notice.items && props.notice.items.length > 0 ? (
+            <ul>
+              {props.notice.items.map((item) => (
+                <li>{item}</li>
+              ))}
+            </ul>
+          ) : null}
+        </Message>
+      ) : null}
+      <p class="meta">
+        {t.t('channel.revision', { revision: props.revision, baseRevision: props.baseRevision })}
+      </p>
+      {editable ? (
+        <form
+          method="post"
+          action={`/admin/settings/channels/${props.channelId}?language=${encodeURIComponent(language)}`}
+        >
+          <CsrfField token={page.csrf} />
+          <input type="hidden" name="revision" value={String(props.revision)} />
+          <input type="hidden" name="baseRevision" value={String(props.baseRevision)} />
+          {body}
+          <button type="submit">{t.t('action.save')}</button>
+        </form>
+      ) : (
+        <>
+          <p>{t.t('channel.readOnly')}</p>
+          {body}
+        </>
+      )}
+    </Layout>
+  );
+}
+
+export function ProblemPage({ page, status, text }: { page: PageContext; status: number; text: string }) {
+  return (
+    <Layout page={page} title={String(status)}>
+      <h1>{status === 404 ? page.t.t('error.notFound') : text}</h1>
+      {status === 404 ? null : <Message kind="error">{text}</Message>}
+    </Layout>
+  );
+}
