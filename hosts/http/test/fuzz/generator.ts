@@ -109,6 +109,7 @@ function kindOf(name: string, path?: string): string | undefined {
     'shipping-methods': 'shippingMethods',
     'payment-methods': 'paymentMethods',
     reviews: 'reviews',
+    proposals: 'proposals',
     executions: 'executions',
   };
   if (before && bySegment[before]) return bySegment[before];

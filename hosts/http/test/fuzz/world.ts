@@ -285,6 +285,16 @@ async function seedShop(
     'login',
   );
   const anonymous = expectStatus(await store('POST', '/store-api/context', null), 201, 'context');
+  // Pending AI proposals (plans without operations) for the review operations to decide.
+  const proposals: string[] = [];
+  for (const summary of ['First plan', 'Second plan', 'Third plan']) {
+    const proposal = expectStatus(
+      await call('POST', '/api/intelligence/proposals', { body: { summary, operations: [] } }),
+      201,
+      'proposal',
+    );
+    proposals.push(proposal.id as string);
+  }
   const reader = expectStatus(
     await call('POST', '/api/tokens', { body: { name: 'reader', kind: 'api', role: 'reader' } }),
     201,
@@ -306,6 +316,7 @@ async function seedShop(
       assets: [asset.id as string],
       entitlements: ((downloads.items ?? []) as { id: string }[]).map((item) => item.id),
       reviews: [review.id as string],
+      proposals,
       lines: lineIds,
       channels: [channel.id],
       members: [userId],
