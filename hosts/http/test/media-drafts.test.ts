@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import {
   createHttpImageProvider,
   createServices,
@@ -16,6 +17,7 @@ import {
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
+import { createLogger } from '../src/logger.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 // Image drafts end to end over HTTP with the loopback image provider (issue 18): upload → draft →
@@ -445,7 +447,14 @@ describe('image drafts over HTTP', () => {
       { timeoutMs: 1_500 },
     );
     const services = { ...h.services, imageProvider: wrong };
-    const app = createApp(services);
+    const logged: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged.push(chunk.toString());
+        done();
+      },
+    });
+    const app = createApp(services, { logger: createLogger('trace', 'cartwright', sink) });
     const product = await newProduct('MUG-KEY');
     const assetId = await uploadImage(product.id, source);
     const headers = { authorization: `Bearer ${h.shopA.token}`, 'content-type': 'application/json' };
@@ -469,6 +478,9 @@ describe('image drafts over HTTP', () => {
     expect(JSON.parse(text)).toMatchObject({ status: 'failed', failure: { code: 'IMAGE_PROVIDER_REFUSED' } });
     expect(text).not.toContain(wrongKey);
     expect(fixture.calls.at(-1)?.authorized).toBe(false);
+    expect(logged.length).toBeGreaterThan(0);
+    expect(logged.join('')).not.toContain(wrongKey);
+    expect(logged.join('')).not.toContain(API_KEY);
   });
 
   it('a reader may look but not create or apply; shop B sees nothing of shop A', async () => {
