@@ -327,6 +327,24 @@ describe('image drafts over HTTP', () => {
     expect(fixture.calls).toHaveLength(0);
   });
 
+  it('two workers at once make one call per draft', async () => {
+    const product = await newProduct('MUG-TWO');
+    const assetId = await uploadImage(product.id, source);
+    fixture.clear();
+    const ids = [
+      expectOk(await createDraft(product.id, { assetId, mode: 'generate', instruction: 'one' }), 201).id,
+      expectOk(await createDraft(product.id, { assetId, mode: 'generate', instruction: 'two' }), 201).id,
+    ];
+    const rounds = await Promise.all(
+      ['worker-a', 'worker-b'].map((owner) =>
+        runDueMediaDrafts(h.services, { owner, leaseMs: 30_000, limit: 10 }),
+      ),
+    );
+    expect(rounds.reduce((sum, round) => sum + round.claimed, 0)).toBe(2);
+    expect(fixture.calls.map((c) => c.prompt).sort()).toEqual(['one', 'two']);
+    for (const id of ids) expect(await draftOf(id as string)).toMatchObject({ status: 'ready' });
+  });
+
   it('admits at most 2 pending drafts per product and 4 per shop (MEDIA_DRAFT_LIMIT, 429)', async () => {
     const products = [await newProduct('LIM-1'), await newProduct('LIM-2'), await newProduct('LIM-3')];
     const assets = [];
