@@ -203,6 +203,7 @@ export {
   type Clock,
   createServices,
   type MailServices,
+  type MediaUrlSettings,
   noAppWebhooks,
   type PaymentServices,
   type Services,
@@ -234,6 +235,13 @@ export {
 } from './mail/send-order-confirmation.ts';
 export { createSmtpMailer, SMTP_TIMEOUTS_MS, type SmtpMailerOptions } from './mail/smtp.ts';
 export {
+  MAX_ASSETS_PER_PRODUCT,
+  type MediaAsset,
+  readMediaAsset,
+  removeMediaAsset,
+  storeMediaAsset,
+} from './media/assets.ts';
+export {
   draftReceiptKey,
   type MediaRound,
   type MediaRoundOptions,
@@ -245,6 +253,14 @@ export {
   MAX_PENDING_DRAFTS_PER_PRODUCT,
   MAX_PENDING_DRAFTS_PER_SHOP,
 } from './media/drafts.ts';
+export {
+  type AltTexts,
+  MAX_GALLERY_ENTRIES,
+  publicGalleries,
+  publishStagedGalleryEntries,
+  readGallery,
+  stageGalleryEntry,
+} from './media/gallery.ts';
 export {
   createHttpImageProvider,
   DEFAULT_IMAGE_TIMEOUT_MS,
@@ -261,6 +277,21 @@ export {
   imageProviderOf,
   readImageProviderConfig,
 } from './media/image-provider-config.ts';
+export {
+  type CheckedImage,
+  IMAGE_CONTENT_TYPES,
+  IMAGE_LIMITS,
+  type ImageFormat,
+  type ImageInfo,
+  type ImageLimits,
+  inspectImage,
+  type PngImage,
+  reencodeAsPng,
+  sniffImageFormat,
+  verifyImage,
+} from './media/images.ts';
+export { mediaUrlEnvironment, mediaUrlsOf } from './media/url-config.ts';
+export { fetchImageFromUrl, isAllowedAddress } from './media/url-fetch.ts';
 export { findOperation, operations } from './operations.ts';
 export { type TransitionRequest, transitionOrder } from './orders/transitions.ts';
 export { customerHistoryProjection } from './outbox/customer-history.ts';

@@ -37,6 +37,7 @@ import { intelligenceOperations } from './intelligence/operations.ts';
 import { proposalOperations } from './intelligence/proposals.operations.ts';
 import type { AnyOperation } from './kernel/registry.ts';
 import { mediaDraftOperations } from './media/drafts.operations.ts';
+import { galleryOperations } from './media/gallery.operations.ts';
 import {
   addOrderNote,
   getShopOrder,
@@ -85,6 +86,7 @@ export const operations: readonly AnyOperation[] = [
   ...documentOperations,
   ...downloadOperations,
   ...mediaDraftOperations,
+  ...galleryOperations,
   listShopOrders,
   getShopOrder,
   transitionShopOrder,

@@ -18,6 +18,15 @@ import { authenticate, type Principal } from './kernel/auth.ts';
 import type { Services } from './kernel/services.ts';
 import { createShop } from './shop/shops.ts';
 
+export {
+  pngBomb,
+  pngDeclaring,
+  type SampleFormat,
+  sampleImage,
+  samplePixels,
+  truncated,
+} from './media/image-samples.ts';
+
 // Fixtures for tests and benchmarks that need a shop able to sell: not used by the service itself.
 
 /**

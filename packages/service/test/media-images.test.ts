@@ -1,5 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { pngBomb, pngDeclaring, sampleImage, samplePixels, truncated } from '../src/media/image-samples.ts';
 import {
   IMAGE_LIMITS,
   inspectImage,
@@ -7,7 +8,6 @@ import {
   sniffImageFormat,
   verifyImage,
 } from '../src/media/images.ts';
-import { pngBomb, pngDeclaring, sampleImage, samplePixels, truncated } from './image-samples.ts';
 
 async function pixelsOf(png: Uint8Array): Promise<Buffer> {
   return sharp(png).removeAlpha().raw().toBuffer();

@@ -9,6 +9,7 @@ import {
   findReferences,
   findRevisioned,
   insertProduct,
+  listMediaAssets,
   listProductAssets,
   listProductReviewIds,
   listProducts,
@@ -25,6 +26,7 @@ import { recordEvent } from '../kernel/events.ts';
 import { type AnyOperation, defineOperation } from '../kernel/registry.ts';
 import { staleRevision } from '../kernel/revision-bound.ts';
 import { Amount, Count, CurrencyCode, Limit, Revision, TranslationsOf, Uuid } from '../kernel/schemas.ts';
+import { publishStagedGalleryEntries } from '../media/gallery.ts';
 import { currenciesExist } from '../settings/currencies.ts';
 import { refuseDisabledLanguages, translationLanguages } from '../settings/languages.ts';
 import { categoryOperations } from './categories.operations.ts';
@@ -404,6 +406,8 @@ export const updateCatalogProduct = defineOperation({
       if (refused) return refused;
       const row = await updateProduct(tx, tenantId, id, revision, changes, services.clock.now());
       if (!row) return staleRevision(revision, current.revision);
+      // The save is what makes images staged by applied image drafts public (decision 0043).
+      await publishStagedGalleryEntries(tx, services, tenantId, id);
       await recordEvent(tx, services, tenantId, actorOf(principal), 'catalog.product.updated', {
         productId: id,
         revision: row.revision,
@@ -423,7 +427,7 @@ export const updateCatalogProduct = defineOperation({
 export const deleteCatalogProduct = defineOperation({
   name: 'catalog.products.delete',
   summary:
-    'Deletes a product at its stored revision; refused while it has variants, downloadable files, reviews or reserved stock, or a rule, flow or promotion names it.',
+    'Deletes a product at its stored revision; refused while it has variants, downloadable files, images, reviews or reserved stock, or a rule, flow or promotion names it.',
   http: { method: 'DELETE', path: '/api/catalog/products/:id' },
   permission: 'catalog.write',
   readOnly: false,
@@ -441,6 +445,7 @@ export const deleteCatalogProduct = defineOperation({
         ...(await listVariants(tx, tenantId, id)).map((variant) => ({ kind: 'variant', id: variant.id })),
         ...(await findReferences(tx, tenantId, id)),
         ...(await listProductAssets(tx, tenantId, id)).map((asset) => ({ kind: 'asset', id: asset.id })),
+        ...(await listMediaAssets(tx, tenantId, id)).map((image) => ({ kind: 'image', id: image.id })),
         ...(await listProductReviewIds(tx, tenantId, id, 100)).map((reviewId) => ({
           kind: 'review',
           id: reviewId,

@@ -5,6 +5,7 @@ import { resolveStoreContext } from '../customers/contexts.ts';
 import { fail, ok } from '../kernel/errors.ts';
 import { defineStoreOperation, type StoreOperationContext } from '../kernel/registry.ts';
 import { CurrencyCode, LanguageCode, Limit, Uuid } from '../kernel/schemas.ts';
+import { publicGalleries, StoreImage } from '../media/gallery.ts';
 import { languageParameter, refuseDisabledLanguages } from '../settings/languages.ts';
 import { channelAssortment, findProductInChannel, listedInChannel } from './channel-assortment.ts';
 import { effectiveProduct } from './product-view.ts';
@@ -47,15 +48,18 @@ export const StoreProduct = v.object({
     topseller: v.boolean(),
     shippingFree: v.boolean(),
   }),
+  /** Published gallery images, cover first; a variant without its own shows its parent's. */
+  gallery: v.array(StoreImage),
 });
 export type StoreProduct = v.InferOutput<typeof StoreProduct>;
 
-/** One product as a storefront may show it, in `language` and priced in `currency`. */
+/** One product as a storefront may show it, in `language` and priced in `currency`, with its public gallery. */
 export function storeProductView(
   product: ProductRow,
   language: string,
   mainLanguage: string,
   currency: string,
+  gallery: readonly StoreImage[] = [],
 ): StoreProduct {
   const text = (field: string) =>
     product.translations
@@ -92,6 +96,7 @@ export function storeProductView(
       topseller: product.flags?.topseller === true,
       shippingFree: product.flags?.shippingFree === true,
     },
+    gallery: [...gallery],
   };
 }
 
@@ -152,6 +157,13 @@ export const listStoreProducts = defineStoreOperation({
       ...listedInChannel(assortment, input.search !== undefined),
     });
     const page = rows.slice(0, input.limit);
+    const galleries = await publicGalleries(
+      db,
+      context.tenantId,
+      page.map(({ product }) => product),
+      locale.language,
+      locale.mainLanguage,
+    );
     return ok({
       items: page.map(({ product, parent }) =>
         storeProductView(
@@ -159,6 +171,7 @@ export const listStoreProducts = defineStoreOperation({
           locale.language,
           locale.mainLanguage,
           locale.currency,
+          galleries.get(product.id),
         ),
       ),
       next: rows.length > input.limit ? page.at(-1)!.product.id : null,
@@ -191,8 +204,15 @@ export const getStoreProduct = defineStoreOperation({
       : (await listVariants(db, context.tenantId, product.id))
           .map((variant) => effectiveProduct(variant, product))
           .filter((variant) => variant.active !== false);
+    const galleries = await publicGalleries(
+      db,
+      context.tenantId,
+      [product, ...variants],
+      locale.language,
+      locale.mainLanguage,
+    );
     const view = (row: ProductRow) =>
-      storeProductView(row, locale.language, locale.mainLanguage, locale.currency);
+      storeProductView(row, locale.language, locale.mainLanguage, locale.currency, galleries.get(row.id));
     return ok({ product: view(product), variants: variants.map(view) });
   },
 });

@@ -65,6 +65,10 @@ export type ErrorCode =
   | 'IMAGE_UNSUPPORTED_TYPE'
   | 'IMAGE_INVALID'
   | 'IMAGE_DIMENSIONS_EXCEEDED'
+  | 'IMAGE_URL_REFUSED'
+  | 'IMAGE_URL_FAILED'
+  | 'GALLERY_LIMIT_REACHED'
+  | 'MEDIA_ASSET_LIMIT_REACHED'
   | 'IMAGE_PROVIDER_DISABLED'
   | 'MEDIA_DRAFT_LIMIT'
   | 'MEDIA_DRAFT_STALE'
@@ -157,6 +161,10 @@ export const errorStatus: Record<ErrorCode, number> = {
   IMAGE_UNSUPPORTED_TYPE: 415,
   IMAGE_INVALID: 422,
   IMAGE_DIMENSIONS_EXCEEDED: 422,
+  IMAGE_URL_REFUSED: 422,
+  IMAGE_URL_FAILED: 422,
+  GALLERY_LIMIT_REACHED: 409,
+  MEDIA_ASSET_LIMIT_REACHED: 409,
   IMAGE_PROVIDER_DISABLED: 503,
   MEDIA_DRAFT_LIMIT: 429,
   MEDIA_DRAFT_STALE: 409,
@@ -253,6 +261,10 @@ const titles: Record<ErrorCode, string> = {
   IMAGE_UNSUPPORTED_TYPE: 'Image type not accepted',
   IMAGE_INVALID: 'Image damaged or unreadable',
   IMAGE_DIMENSIONS_EXCEEDED: 'Image dimensions over the limit',
+  IMAGE_URL_REFUSED: 'Image URL not fetched',
+  IMAGE_URL_FAILED: 'Image URL did not deliver an image',
+  GALLERY_LIMIT_REACHED: 'Gallery full',
+  MEDIA_ASSET_LIMIT_REACHED: 'Too many images for this product',
   IMAGE_PROVIDER_DISABLED: 'Image generation not enabled',
   MEDIA_DRAFT_LIMIT: 'Too many image drafts in progress',
   MEDIA_DRAFT_STALE: 'Product changed since the draft was made',

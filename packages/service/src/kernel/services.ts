@@ -34,6 +34,16 @@ export interface Services {
   readonly appWebhooks: AppWebhookSettings;
   /** Draws image drafts (`IMAGE_GENERATION_ENABLED`; default: off, every call answers IMAGE_PROVIDER_DISABLED). */
   readonly imageProvider: ImageProvider;
+  /** How merchant-given image URLs are fetched (`MEDIA_URL_ALLOW_LOOPBACK`, `MEDIA_URL_TIMEOUT_MS`). */
+  readonly mediaUrls: MediaUrlSettings;
+}
+
+/** The operator's settings of image URL fetching (decision 0043); never request input. */
+export interface MediaUrlSettings {
+  /** Loopback addresses (127.0.0.0/8, ::1) may be fetched: local fixtures and tests only. */
+  readonly allowLoopback: boolean;
+  /** The deadline of one fetch, redirects and body included. */
+  readonly timeoutMs: number;
 }
 
 export interface PaymentServices {
@@ -77,5 +87,6 @@ export function createServices(
     appServices: overrides.appServices ?? noAppServices,
     appWebhooks: overrides.appWebhooks ?? noAppWebhooks,
     imageProvider: overrides.imageProvider ?? noImageProvider,
+    mediaUrls: overrides.mediaUrls ?? { allowLoopback: false, timeoutMs: 10_000 },
   };
 }

@@ -1,8 +1,9 @@
 import { constants, crc32, createDeflate, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
-// Images for the media tests: real encoders (sharp) for the valid ones, hand-built PNG chunks for
-// the hostile ones (a header that lies, a decompression bomb) no encoder would write.
+// Images for tests and benchmarks (@cartwright/service/testing): real encoders (sharp) for the
+// valid ones, hand-built PNG chunks for the hostile ones (a header that lies, a decompression bomb)
+// no encoder would write.
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { fail, ok, type Result } from '../kernel/errors.ts';
 
 /**
@@ -204,7 +204,7 @@ export interface CheckedImage extends ImageInfo {
   readonly bytes: Uint8Array;
 }
 
-function decoderOf(bytes: Uint8Array, limits: ImageLimits): sharp.Sharp {
+function decoderOf(bytes: Uint8Array, limits: ImageLimits): Sharp {
   return sharp(bytes, {
     limitInputPixels: limits.maxPixels,
     failOn: 'warning',

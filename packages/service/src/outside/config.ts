@@ -11,6 +11,7 @@ import {
   imageProviderEnvironment,
   imageProviderOf,
 } from '../media/image-provider-config.ts';
+import { type MediaUrlVariables, mediaUrlEnvironment, mediaUrlsOf } from '../media/url-config.ts';
 import { type PaymentVariables, paymentEnvironment, paymentServicesOf } from '../payments/config.ts';
 import type { PayPalProviderOptions } from '../payments/paypal/index.ts';
 
@@ -26,6 +27,7 @@ export const outsideEnvironment = {
   ...appServicesEnvironment,
   ...appWebhooksEnvironment,
   ...imageProviderEnvironment,
+  ...mediaUrlEnvironment,
 };
 
 /** The variables the hosts pass in (unset and empty are the same). */
@@ -33,12 +35,13 @@ export type OutsideVariables = PaymentVariables &
   MailVariables &
   AppServicesVariables &
   AppWebhookVariables &
-  ImageProviderVariables;
+  ImageProviderVariables &
+  MediaUrlVariables;
 
 /** The outside services of a process, as `createServices` takes them. */
 export type OutsideServices = Pick<
   Services,
-  'payments' | 'mail' | 'appServices' | 'appWebhooks' | 'sandbox' | 'imageProvider'
+  'payments' | 'mail' | 'appServices' | 'appWebhooks' | 'sandbox' | 'imageProvider' | 'mediaUrls'
 >;
 
 /** Test seams of each adapter; hosts pass none. */
@@ -71,6 +74,7 @@ export function outsideServicesOf(
     appServices,
     appWebhooks,
     imageProvider,
+    mediaUrls: mediaUrlsOf(variables),
     sandbox: createWorkerAppSandbox(options.sandbox),
   };
 }
