@@ -2,9 +2,9 @@
 // with a provider's answer once it arrived (the base64 text decoded, then `reencodeAsPng`: the
 // header check, the full decode under libvips' pixel limit, EXIF orientation, the PNG written),
 // against the named baseline: the bare decode + PNG encode of the same bytes with the same library
-// (sharp, `sharp(bytes).png().toBuffer()`), no checks. Each phase runs in a fresh process so its
-// peak RSS is its own: drafts/s, p50, and the peak RSS over the process's RSS before the first
-// image (`maxRSS`), with the pipeline's ratio to the baseline. The pipeline's output must decode
+// (sharp, `sharp(bytes).png().toBuffer()`), no checks. Throughput: both phases interleaved in one
+// process (medians, so load elsewhere falls on both alike); peak RSS: each phase alone in a fresh
+// process (its `maxRSS` over its RSS before the first image). The pipeline's output must decode
 // to the source's pixels (a PNG source: lossless), or the run fails.
 //
 //   corepack pnpm bench:media
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { PROVIDER_IMAGE_LIMITS, reencodeAsPng } from '@cartwright/service';
 import sharp from 'sharp';
 
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 8);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 6);
 const SIDE = 2048;
 type PhaseName = 'pipeline' | 'baseline';
 
@@ -38,66 +38,83 @@ async function sourceImage(format: 'png' | 'jpeg'): Promise<Buffer> {
   return format === 'png' ? image.png().toBuffer() : image.jpeg({ quality: 90 }).toBuffer();
 }
 
-interface Phase {
-  readonly perSecond: number;
-  readonly p50Ms: number;
-  /** Peak RSS of the phase's process over its RSS before the first image, in MiB. */
-  readonly peakRssMiB: number;
-}
-
-/** One phase in this (child) process: a checked first run, then ITERATIONS timed runs. */
-async function runPhase(phase: PhaseName, file: string, format: string): Promise<Phase> {
-  const bytes = readFileSync(file);
+/** The work of one phase on the source's bytes; answers the PNG written. */
+function phaseWork(phase: PhaseName, bytes: Buffer): () => Promise<Uint8Array> {
   // What arrives from the provider: the image as base64 in its JSON answer.
   const answer = bytes.toString('base64');
-  const before = process.memoryUsage.rss();
-  const work =
-    phase === 'pipeline'
-      ? async () => {
-          const result = await reencodeAsPng(Buffer.from(answer, 'base64'), PROVIDER_IMAGE_LIMITS);
-          if (!result.ok) throw new Error(`the pipeline refused the image: ${result.code} ${result.detail}`);
-          return result.value.png;
-        }
-      : async () => sharp(bytes).png().toBuffer();
-  const first = await work();
-  if (phase === 'pipeline' && format === 'png') {
+  return phase === 'pipeline'
+    ? async () => {
+        const result = await reencodeAsPng(Buffer.from(answer, 'base64'), PROVIDER_IMAGE_LIMITS);
+        if (!result.ok) throw new Error(`the pipeline refused the image: ${result.code} ${result.detail}`);
+        return result.value.png;
+      }
+    : async () => sharp(bytes).png().toBuffer();
+}
+
+interface Timing {
+  /** Median milliseconds per image of each phase, measured interleaved. */
+  readonly pipelineMs: number;
+  readonly baselineMs: number;
+}
+
+/**
+ * Throughput in one process: ITERATIONS rounds, each running both phases (alternating which goes
+ * first), so load from elsewhere on the machine falls on both alike; medians per phase.
+ */
+async function runTiming(file: string, format: string): Promise<Timing> {
+  const bytes = readFileSync(file);
+  const pipeline = phaseWork('pipeline', bytes);
+  const baseline = phaseWork('baseline', bytes);
+  const first = await pipeline();
+  await baseline();
+  if (format === 'png') {
     const pixels = (image: Uint8Array) => sharp(image).ensureAlpha().raw().toBuffer();
     if (!(await pixels(first)).equals(await pixels(bytes)))
       throw new Error('the pipeline changed the pixels');
   }
-  const times: number[] = [];
-  const started = performance.now();
+  const times = { pipeline: [] as number[], baseline: [] as number[] };
   for (let index = 0; index < ITERATIONS; index += 1) {
-    const at = performance.now();
-    await work();
-    times.push(performance.now() - at);
+    const order: PhaseName[] = index % 2 === 0 ? ['pipeline', 'baseline'] : ['baseline', 'pipeline'];
+    for (const phase of order) {
+      const at = performance.now();
+      await (phase === 'pipeline' ? pipeline : baseline)();
+      times[phase].push(performance.now() - at);
+    }
   }
-  const elapsed = performance.now() - started;
-  times.sort((a, b) => a - b);
-  return {
-    perSecond: ITERATIONS / (elapsed / 1000),
-    p50Ms: times[Math.floor(times.length / 2)]!,
-    peakRssMiB: (process.resourceUsage().maxRSS * 1024 - before) / (1024 * 1024),
-  };
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  return { pipelineMs: median(times.pipeline), baselineMs: median(times.baseline) };
 }
 
-function phaseInChild(phase: PhaseName, file: string, format: string): Phase {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, phase, file, format], {
+/** Peak RSS of one phase in a fresh process over its RSS before the first image, in MiB. */
+async function runMemory(phase: PhaseName, file: string): Promise<number> {
+  const bytes = readFileSync(file);
+  const work = phaseWork(phase, bytes);
+  const before = process.memoryUsage.rss();
+  for (let index = 0; index < 3; index += 1) await work();
+  return (process.resourceUsage().maxRSS * 1024 - before) / (1024 * 1024);
+}
+
+function inChild<T>(args: string[]): T {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, ...args], {
     encoding: 'utf8',
     env: process.env,
   });
-  if (child.status !== 0) throw new Error(`${phase} failed: ${child.stderr}`);
-  return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Phase;
+  if (child.status !== 0) throw new Error(`${args[0]} failed: ${child.stderr}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as T;
 }
 
 async function main(): Promise<void> {
-  const [phase, file, format] = process.argv.slice(2);
-  if (phase === 'pipeline' || phase === 'baseline') {
-    console.log(JSON.stringify(await runPhase(phase, file!, format!)));
+  const [mode, ...rest] = process.argv.slice(2);
+  if (mode === 'timing') {
+    console.log(JSON.stringify(await runTiming(rest[0]!, rest[1]!)));
+    return;
+  }
+  if (mode === 'memory') {
+    console.log(JSON.stringify(await runMemory(rest[0] as PhaseName, rest[1]!)));
     return;
   }
   console.log(
-    `image draft pipeline, ${SIDE} × ${SIDE}, ${ITERATIONS} iterations per phase (sharp ${sharp.versions.sharp}, libvips ${sharp.versions.vips})`,
+    `image draft pipeline, ${SIDE} × ${SIDE}, ${ITERATIONS} interleaved iterations (sharp ${sharp.versions.sharp}, libvips ${sharp.versions.vips})`,
   );
   const directory = mkdtempSync(join(tmpdir(), 'bench-media-'));
   const rows: string[][] = [];
@@ -106,16 +123,17 @@ async function main(): Promise<void> {
       const bytes = await sourceImage(kind);
       const path = join(directory, `source.${kind}`);
       writeFileSync(path, bytes);
-      const baseline = phaseInChild('baseline', path, kind);
-      const pipeline = phaseInChild('pipeline', path, kind);
+      const timing = inChild<Timing>(['timing', path, kind]);
+      const baselineRss = inChild<number>(['memory', 'baseline', path]);
+      const pipelineRss = inChild<number>(['memory', 'pipeline', path]);
       rows.push([
         `${kind.toUpperCase()} ${(bytes.length / 1024 / 1024).toFixed(1)} MiB`,
-        baseline.perSecond.toFixed(2),
-        pipeline.perSecond.toFixed(2),
-        (pipeline.perSecond / baseline.perSecond).toFixed(2),
-        `${baseline.p50Ms.toFixed(0)} / ${pipeline.p50Ms.toFixed(0)}`,
-        `${baseline.peakRssMiB.toFixed(0)} / ${pipeline.peakRssMiB.toFixed(0)}`,
-        (pipeline.peakRssMiB / baseline.peakRssMiB).toFixed(2),
+        (1000 / timing.baselineMs).toFixed(2),
+        (1000 / timing.pipelineMs).toFixed(2),
+        (timing.baselineMs / timing.pipelineMs).toFixed(2),
+        `${timing.baselineMs.toFixed(0)} / ${timing.pipelineMs.toFixed(0)}`,
+        `${baselineRss.toFixed(0)} / ${pipelineRss.toFixed(0)}`,
+        (pipelineRss / baselineRss).toFixed(2),
       ]);
     }
   } finally {
@@ -126,7 +144,7 @@ async function main(): Promise<void> {
     'baseline/s',
     'pipeline/s',
     '× baseline',
-    'p50 ms (base / pipe)',
+    'median ms (base / pipe)',
     'peak RSS MiB (base / pipe)',
     'RSS ×',
   ];
