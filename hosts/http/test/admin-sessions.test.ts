@@ -1,0 +1,268 @@
+import { findTokenByHash, listTokens } from '@cartwright/repository';
+import { hashToken, setAdminPassword } from '@cartwright/service';
+import { SELLABLE } from '@cartwright/service/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from './harness.ts';
+
+// The admin UI's sessions and its channel form, in process (the browser walk is
+// admin-ui.e2e.test.ts): password sign-in, the shop switcher, what ends a session, cookie
+// attributes, and the form's writes (only what changed, reset to inherited, an empty description).
+
+let h: Harness;
+let mainChannel: string;
+const parcel = SELLABLE.parcel;
+
+/** A browser of one: keeps the cookies the admin UI sets and sends them back. */
+function browser(headers: Record<string, string> = {}) {
+  const jar = new Map<string, string>();
+  const request = async (method: string, path: string, form?: Record<string, string>) => {
+    const response = await h.app.request(path, {
+      method,
+      headers: {
+        ...headers,
+        cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(form
+          ? {
+              'content-type': 'application/x-www-form-urlencoded',
+              origin: headers['x-forwarded-proto'] === 'https' ? 'https://localhost' : 'http://localhost',
+            }
+          : {}),
+      },
+      body: form ? new URLSearchParams(form).toString() : undefined,
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const [name = '', value = ''] = pair.split('=');
+      if (/max-age=0/i.test(line)) jar.delete(name);
+      else jar.set(name, value);
+    }
+    return {
+      status: response.status,
+      location: response.headers.get('location'),
+      html: await response.text(),
+      cookies: response.headers.getSetCookie(),
+    };
+  };
+  const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+  return {
+    jar,
+    request,
+    csrfOf,
+    async signIn(fields: Record<string, string>) {
+      const page = await request('GET', '/admin/sign-in');
+      return request('POST', '/admin/sign-in', { csrf: csrfOf(page.html), ...fields });
+    },
+    /** Posts a form of the page at `from` with that page's CSRF token. */
+    async post(from: string, action: string, fields: Record<string, string>) {
+      const page = await request('GET', from);
+      return request('POST', action, { csrf: csrfOf(page.html), ...fields });
+    },
+  };
+}
+
+const staff = (method: string, path: string, body?: unknown, token = h.shopA.token) =>
+  h.call(method, path, { token, body });
+
+async function channelRead(language: string) {
+  const read = await staff('GET', `/api/merchant/commerce/channels/${mainChannel}?language=${language}`);
+  return read.body as {
+    revision: number;
+    overrides: Record<string, unknown>;
+    effective: { shippingMethods: Record<string, { name: string; description: string | null }> };
+    provenance: Record<string, string>;
+  };
+}
+
+beforeAll(async () => {
+  h = await createHarness();
+  await h.sellableTea();
+  expect((await staff('PUT', '/api/basis/languages/de', { revision: 0, name: 'Deutsch' })).status).toBe(200);
+  const channels = (await staff('GET', '/api/automation')).body.channels as { id: string; isMain: boolean }[];
+  mainChannel = channels.find((channel) => channel.isMain)!.id;
+});
+afterAll(() => h?.close());
+
+describe('signing in', () => {
+  it('with e-mail and password: a session token per shop, revoked at sign-out', async () => {
+    expect((await setAdminPassword(h.services, 'owner@a.test', 'short')).ok).toBe(false);
+    expect((await setAdminPassword(h.services, 'owner@a.test', 'correct horse battery staple')).ok).toBe(
+      true,
+    );
+    const b = browser();
+    const wrong = await b.signIn({ email: 'owner@a.test', password: 'wrong horse battery staple' });
+    expect(wrong.status).toBe(401);
+    expect(b.jar.has('cw_admin')).toBe(false);
+    const unknown = await b.signIn({ email: 'nobody@a.test', password: 'correct horse battery staple' });
+    expect(unknown.status).toBe(401);
+
+    const signed = await b.signIn({ email: 'OWNER@a.test', password: 'correct horse battery staple' });
+    expect(signed.status).toBe(303);
+    expect(signed.location).toBe('/admin');
+    const cookie = signed.cookies.find((line) => line.startsWith('cw_admin='))!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).toMatch(/Path=\/admin/);
+    expect(cookie).not.toMatch(/Secure/);
+    // Only the secret's hash is stored; the session acts through a personal token made for it.
+    const secret = b.jar.get('cw_admin')!;
+    const rows = await h.database.rows<{ secret_hash: string }>(
+      (await import('drizzle-orm')).sql`select secret_hash from admin_sessions`,
+    );
+    expect(rows.map((row) => row.secret_hash)).toContain(hashToken(secret));
+    expect(rows.map((row) => row.secret_hash)).not.toContain(secret);
+    const tokens = await listTokens(h.database.db, h.shopA.tenantId, { limit: 100 });
+    const minted = tokens.find((token) => token.name === 'Admin sign-in' && !token.revokedAt);
+    expect(minted?.kind).toBe('personal');
+    expect(minted?.expiresAt).not.toBeNull();
+
+    const home = await b.request('GET', '/admin');
+    expect(home.status).toBe(200);
+    const out = await b.post('/admin', '/admin/sign-out', {});
+    expect(out.status).toBe(303);
+    const after = await listTokens(h.database.db, h.shopA.tenantId, { limit: 100 });
+    expect(after.find((token) => token.id === minted!.id)?.revokedAt).not.toBeNull();
+    const again = await h.app.request('/admin', { headers: { cookie: `cw_admin=${secret}` } });
+    expect(again.status).toBe(303);
+  });
+
+  it('refuses an API token and an unknown token; marks the cookie Secure behind https', async () => {
+    const api = await staff('POST', '/api/tokens', { name: 'robot', kind: 'api', role: 'owner' });
+    const b = browser({ 'x-forwarded-proto': 'https' });
+    const refused = await b.signIn({ token: (api.body as { token: string }).token });
+    expect(refused.status).toBe(401);
+    expect(refused.html).toContain('personal token');
+    expect((await b.signIn({ token: 'cw_pat_nothing' })).status).toBe(401);
+    const ok = await b.signIn({ token: h.shopA.token });
+    expect(ok.status).toBe(303);
+    expect(ok.cookies.find((line) => line.startsWith('cw_admin='))).toMatch(/Secure/);
+  });
+
+  it('ends the session’s access to a shop when its token is revoked', async () => {
+    const created = await staff('POST', '/api/tokens', { name: 'laptop', kind: 'personal' });
+    const { token, details } = created.body as { token: string; details: { id: string } };
+    const b = browser();
+    expect((await b.signIn({ token })).status).toBe(303);
+    expect((await b.request('GET', '/admin/settings')).status).toBe(200);
+    expect((await staff('DELETE', `/api/tokens/${details.id}`)).status).toBe(200);
+    const after = await b.request('GET', '/admin/settings');
+    expect(after.status).toBe(303);
+    expect(after.location).toBe('/admin/sign-in');
+    expect(await findTokenByHash(h.database.db, h.shopA.tenantId, hashToken(token))).toBeDefined();
+  });
+});
+
+describe('the shop switcher', () => {
+  it('offers the shops a session holds and acts in the chosen one with that shop’s rights', async () => {
+    // Shop A's owner becomes a reader of shop B, with a personal token there.
+    const added = await staff(
+      'POST',
+      '/api/members',
+      { email: 'owner@a.test', role: 'reader' },
+      h.shopB.token,
+    );
+    expect(added.status).toBe(201);
+    const inB = await staff(
+      'POST',
+      '/api/tokens',
+      { name: 'a in b', kind: 'personal', userId: h.shopA.userId },
+      h.shopB.token,
+    );
+    const tokenB = (inB.body as { token: string }).token;
+    const b = browser();
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const single = await b.request('GET', '/admin');
+    expect(single.html).not.toContain('name="tenantId"');
+    // Signed in, the sign-in page adds a shop to the same session.
+    const add = await b.post('/admin/sign-in', '/admin/sign-in', { token: tokenB });
+    expect(add.status).toBe(303);
+    const home = await b.request('GET', '/admin');
+    expect(home.html).toContain(`value="${h.shopA.tenantId}"`);
+    expect(home.html).toContain(`value="${h.shopB.tenantId}"`);
+    expect(home.html).toMatch(/Signed in as reader/);
+
+    const switched = await b.post('/admin', '/admin/shop', { tenantId: h.shopA.tenantId });
+    expect(switched.status).toBe(303);
+    expect((await b.request('GET', '/admin')).html).toMatch(/Signed in as owner/);
+    // A shop the session holds no token for is not offered and cannot be chosen.
+    const foreign = await b.post('/admin', '/admin/shop', {
+      tenantId: '0190f0c8-0000-7000-8000-0000000000ff',
+    });
+    expect(foreign.status).toBe(404);
+    // Another person's token starts a new session: the first person's session ends.
+    const before = b.jar.get('cw_admin');
+    expect((await b.post('/admin/sign-in', '/admin/sign-in', { token: h.shopB.token })).status).toBe(303);
+    expect(b.jar.get('cw_admin')).not.toBe(before);
+    const old = await h.app.request('/admin', { headers: { cookie: `cw_admin=${before}` } });
+    expect(old.status).toBe(303);
+  });
+});
+
+describe('the channel form', () => {
+  it('writes only what changed in the content language, keeps an explicit empty description, resets to inherited', async () => {
+    const b = browser();
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const path = `/admin/settings/channels/${mainChannel}?language=de`;
+    const page = await b.request('GET', path);
+    expect(page.status).toBe(200);
+    // Reading German created nothing; the English name shows as the fallback.
+    expect((await channelRead('de')).overrides).toEqual({});
+    expect(page.html).toContain('not translated');
+    const form = (html: string) => {
+      const fields: Record<string, string> = {};
+      for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
+        fields[match[1]!] = match[2]!;
+      }
+      for (const match of html.matchAll(/<input id="[^"]+" type="text" name="([^"]+)" value="([^"]*)"/g)) {
+        fields[match[1]!] = match[2]!;
+      }
+      for (const match of html.matchAll(/<textarea id="[^"]+" name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) {
+        fields[match[1]!] = match[2]!;
+      }
+      return fields;
+    };
+    // Saving untouched in German writes no translation.
+    const untouched = await b.request('POST', path, form(page.html));
+    expect(untouched.status).toBe(303);
+    expect((await channelRead('de')).overrides).toEqual({});
+
+    const fields = form((await b.request('GET', path)).html);
+    fields[`text:shippingMethods.${parcel}.name`] = 'Paket';
+    fields[`text:shippingMethods.${parcel}.description`] = '';
+    fields[`was:shippingMethods.${parcel}.description`] = 'x'; // an emptied description
+    const saved = await b.request('POST', path, fields);
+    expect(saved.status).toBe(303);
+    const read = await channelRead('de');
+    expect(read.overrides).toEqual({
+      shippingMethods: { [parcel]: { translations: { de: { name: 'Paket', description: '' } } } },
+    });
+    expect(read.effective.shippingMethods[parcel]!.description).toBe('');
+    expect(read.provenance[`/shippingMethods/${parcel}/translations/de/name`]).toBe('overridden');
+
+    // Reset the name to inherited: the German override of the name goes, the description stays.
+    const shown = await b.request('GET', path);
+    expect(shown.html).toContain('Reset to inherited');
+    const reset = await b.request('POST', path, {
+      ...form(shown.html),
+      reset: `shippingMethods.${parcel}.name`,
+    });
+    expect(reset.status).toBe(303);
+    expect((await channelRead('de')).overrides).toEqual({
+      shippingMethods: { [parcel]: { translations: { de: { description: '' } } } },
+    });
+  });
+
+  it('answers an unknown channel with 404 and a language the shop has not enabled with the operation’s refusal', async () => {
+    const b = browser();
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const unknownChannel = await b.request(
+      'GET',
+      '/admin/settings/channels/0190f0c8-0000-7000-8000-0000000000ee',
+    );
+    expect(unknownChannel.status).toBe(404);
+    const notEnabled = await b.request('GET', `/admin/settings/channels/${mainChannel}?language=fr`);
+    expect(notEnabled.status).toBe(422);
+    expect(notEnabled.html).toContain('The change was refused');
+    const malformed = await b.request('GET', `/admin/settings/channels/${mainChannel}?language=%3Cscript%3E`);
+    expect(malformed.status).toBe(404);
+  });
+});
