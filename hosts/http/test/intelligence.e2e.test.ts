@@ -436,10 +436,23 @@ describe('review and public recommendations', () => {
     expect(fromB.body).toEqual({ items: [] });
   });
 
-  it('answers 404 for a SKU the channel does not sell', async () => {
+  it('answers 404 for a SKU the channel does not sell, 422 for a language or currency the shop lacks', async () => {
     const response = await store('/store-api/intelligence/recommendations/NOPE');
     expect(response.status).toBe(404);
     expect(response.body.code).toBe('NOT_FOUND');
+    const language = await store('/store-api/intelligence/recommendations/IA?language=fr');
+    expect(language.status).toBe(422);
+    expect(language.body.code).toBe('LANGUAGE_NOT_ENABLED');
+    const currency = await store('/store-api/intelligence/recommendations/IA?currency=JPY');
+    expect(currency.status).toBe(422);
+    expect(currency.body.errors).toEqual([{ pointer: '/currency', message: 'unknown currency' }]);
+    const names = await staff('GET', '/api/intelligence?language=fr');
+    expect(names.status).toBe(422);
+    expect(names.body.code).toBe('LANGUAGE_NOT_ENABLED');
+    const german = await pairs();
+    expect(expectOk(await staff('GET', '/api/intelligence?language=de')).items).toHaveLength(
+      german.items.length,
+    );
   });
 
   it('serves the same operations as MCP tools', async () => {

@@ -21,6 +21,7 @@ import {
   listIntelligencePairs,
   listIntelligenceProducts,
 } from '@cartwright/repository';
+import { iso } from '../kernel/schemas.ts';
 
 // The merchant's view of the shop's pairs: at most 24, best first, with the counts per source,
 // the scores, the remembered source events and the review state.
@@ -128,8 +129,8 @@ export async function listHypotheses(
         simulated: scorePair(simulatedPairCounts(pair)),
       },
       sourceEvents: pair.row.sourceEvents,
-      reviewedAt: pair.row.reviewedAt?.toISOString() ?? null,
-      updatedAt: pair.row.updatedAt.toISOString(),
+      reviewedAt: iso(pair.row.reviewedAt),
+      updatedAt: iso(pair.row.updatedAt),
     })),
   };
 }

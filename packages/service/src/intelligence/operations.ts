@@ -1,9 +1,9 @@
 import { BASKET_PAIR_LIMIT, HYPOTHESIS_STATUSES, REVIEW_TARGETS } from '@cartwright/intelligence';
-import { findTenant } from '@cartwright/repository';
+import { findBasis, findTenant } from '@cartwright/repository';
 import * as v from 'valibot';
 import { resolveStoreContext } from '../customers/contexts.ts';
 import { actorOf } from '../kernel/auth.ts';
-import { ok } from '../kernel/errors.ts';
+import { fail, ok } from '../kernel/errors.ts';
 import { defineOperation, defineStoreOperation } from '../kernel/registry.ts';
 import { CurrencyCode, LanguageCode, Revision, Timestamp, Uuid } from '../kernel/schemas.ts';
 import { languageParameter, refuseDisabledLanguages } from '../settings/languages.ts';
@@ -54,7 +54,10 @@ export const listIntelligence = defineOperation({
   input: v.object({ status: v.optional(Status), language: v.optional(LanguageCode) }),
   output: v.object({ totals: Counts, items: v.array(Hypothesis) }),
   async handler({ services, tenantId }, input) {
-    return ok(await listHypotheses(services.database.db, tenantId, input));
+    const db = services.database.db;
+    const refused = await refuseDisabledLanguages(db, { tenantId }, languageParameter(input.language));
+    if (refused) return refused;
+    return ok(await listHypotheses(db, tenantId, input));
   },
 });
 
@@ -132,6 +135,11 @@ export const getStoreRecommendations = defineStoreOperation({
     const db = services.database.db;
     const refused = await refuseDisabledLanguages(db, storefront, languageParameter(input.language));
     if (refused) return refused;
+    if (input.currency && !(await findBasis(db, 'currencies', tenantId, input.currency))) {
+      return fail('VALIDATION_FAILED', 'The shop does not offer this currency.', {
+        errors: [{ pointer: '/currency', message: 'unknown currency' }],
+      });
+    }
     const mainLanguage = (await findTenant(db, tenantId))?.mainLanguage ?? 'en';
     const visitor = await resolveStoreContext(db, services, storefront);
     const found = await recommendationsFor(db, storefront, input.sku, {
