@@ -16,7 +16,7 @@ import {
   type Principal,
   permissionOf,
 } from '@cartwright/service';
-import { insertTestOrder } from '@cartwright/service/testing';
+import { insertTestOrder, sampleImage } from '@cartwright/service/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { sql } from 'drizzle-orm';
@@ -58,6 +58,10 @@ let aGrantId: string;
 let aNoteId: string;
 /** A pending proposal of shop A (a plan to save A_RULE). */
 let aProposalId: string;
+/** An image of A_PRODUCT, shown by the gallery entry aGalleryEntryId; a PNG's base64 to upload. */
+let aImageId: string;
+let aGalleryEntryId: string;
+let pngBase64: string;
 
 const A_TAX_CLASS = '0190f0c8-0000-7000-8000-0000000000a1';
 const A_SHIPPING = '0190f0c8-0000-7000-8000-0000000000a2';
@@ -252,6 +256,23 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'merchant.media.detail': [{ id: A_DRAFT }, true],
     'merchant.media.image': [{ id: A_DRAFT }, true],
     'merchant.media.apply': [{ id: A_DRAFT, revision: 1 }, true],
+    'merchant.media.gallery.read': [{ productId: A_PRODUCT }, true],
+    'merchant.media.gallery.add': [{ productId: A_PRODUCT, assetId: aImageId }, true],
+    'merchant.media.gallery.reorder': [
+      { productId: A_PRODUCT, revision: 1, entryIds: [aGalleryEntryId] },
+      true,
+    ],
+    'merchant.media.gallery.cover': [{ productId: A_PRODUCT, revision: 1, entryId: aGalleryEntryId }, true],
+    'merchant.media.gallery.alt': [
+      { productId: A_PRODUCT, entryId: aGalleryEntryId, revision: 1, altTexts: { en: 'Intruder' } },
+      true,
+    ],
+    'merchant.media.gallery.remove': [{ productId: A_PRODUCT, entryId: aGalleryEntryId, revision: 1 }, true],
+    'merchant.media.assets.upload': [{ productId: A_PRODUCT, contentBase64: pngBase64 }, true],
+    'merchant.media.assets.list': [{ productId: A_PRODUCT }, true],
+    'merchant.media.assets.content': [{ productId: A_PRODUCT, assetId: aImageId }, true],
+    'merchant.media.assets.delete': [{ productId: A_PRODUCT, assetId: aImageId }, true],
+    'store.media.get': [{ assetId: aImageId }, true],
     'catalog.reviews.moderate': [{ id: aReviewId, revision: 1, status: 'approved' }, true],
     'intelligence.proposals.list': [{}, false],
     'intelligence.proposals.get': [{ id: aProposalId }, true],
@@ -470,6 +491,14 @@ async function seedShopA() {
   });
   if (proposal.status !== 201) throw new Error(JSON.stringify(proposal.body));
   aProposalId = proposal.body.id as string;
+  pngBase64 = (await sampleImage('png', 16, 16)).toString('base64');
+  const image = await h.call('POST', `/api/merchant/products/${A_PRODUCT}/media/gallery`, {
+    token: A,
+    body: { contentBase64: pngBase64 },
+  });
+  if (image.status !== 201) throw new Error(JSON.stringify(image.body));
+  aGalleryEntryId = image.body.entryId as string;
+  aImageId = (image.body.gallery as { entries: { assetId: string }[] }).entries[0]!.assetId;
 }
 
 function request(operation: AnyOperation, input: Record<string, unknown>) {
