@@ -13,8 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpAppServices } from '../src/apps/external/http-app-services.ts';
 import { checkout } from '../src/checkout/checkout.ts';
 import { createServices, invokeOperation, operations, type Services } from '../src/index.ts';
+import { intelligenceEvidenceProjection } from '../src/intelligence/evidence.ts';
+import { listHypotheses } from '../src/intelligence/listing.ts';
 import type { Principal } from '../src/kernel/auth.ts';
 import { noPaymentProvider } from '../src/kernel/payment-provider.ts';
+import { consumeOnce } from '../src/outbox/projections.ts';
 import { CONTRACT_OUTPUT_FIELDS } from '../src/payments/app/contract.ts';
 import { createAppPaymentProvider } from '../src/payments/app/provider.ts';
 import { runDuePaymentJobs } from '../src/payments/jobs.ts';
@@ -486,6 +489,29 @@ describe('an app that needs no buyer step', () => {
     } finally {
       noBuyerStep = false;
     }
+  });
+});
+
+describe('an order paid through the app as co-purchase evidence (issue 19)', () => {
+  const evidence = async () => {
+    const options = { owner: 'test-evidence', leaseMs: 30_000, batchSize: 100, maxBatches: 10 };
+    while ((await consumeOnce(services, intelligenceEvidenceProjection, options)).tenantId !== null);
+    return (await listHypotheses(database.db, shop.tenantId, {})).totals.observed;
+  };
+
+  it('counts only once the app’s capture is confirmed', async () => {
+    const before = await evidence();
+    const order = await placedOrder();
+    const attempt = await attemptOf(order.id);
+    await work();
+    expect(await evidence()).toBe(before);
+    await approveAndReturn(attempt);
+    await work();
+    expect((await findOrder(database.db, shop.tenantId, order.id))!.paymentState).toBe('paid');
+    expect(await evidence()).toBe(before + 1);
+    // An invoice order counts at placement.
+    await placedOrder({ paymentMethodId: SELLABLE.invoice });
+    expect(await evidence()).toBe(before + 2);
   });
 });
 
