@@ -71,7 +71,7 @@ async function uploadImage(productId: string, png: Uint8Array, token = h.shopA.t
     }),
     201,
   );
-  return (body.asset ?? body).id as string;
+  return body.id as string;
 }
 
 function createDraft(
@@ -347,7 +347,7 @@ describe('image drafts over HTTP', () => {
 
   it('admits at most 2 pending drafts per product and 4 per shop (MEDIA_DRAFT_LIMIT, 429)', async () => {
     const products = [await newProduct('LIM-1'), await newProduct('LIM-2'), await newProduct('LIM-3')];
-    const assets = [];
+    const assets: string[] = [];
     for (const product of products) assets.push(await uploadImage(product.id, source));
     const draft = (index: number) =>
       createDraft(products[index]!.id, {
