@@ -60,6 +60,24 @@ function browser(headers: Record<string, string> = {}) {
   };
 }
 
+/** The fields a browser would post from the page's channel form (hidden, text, textarea, checked boxes). */
+function formFields(html: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
+    fields[match[1]!] = match[2]!;
+  }
+  for (const match of html.matchAll(/<input id="[^"]+" type="text" name="([^"]+)" value="([^"]*)"/g)) {
+    fields[match[1]!] = match[2]!;
+  }
+  for (const match of html.matchAll(/<textarea id="[^"]+" name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) {
+    fields[match[1]!] = match[2]!;
+  }
+  for (const match of html.matchAll(/<input type="checkbox" id="[^"]+" name="([^"]+)" checked=""/g)) {
+    fields[match[1]!] = 'on';
+  }
+  return fields;
+}
+
 const staff = (method: string, path: string, body?: unknown, token = h.shopA.token) =>
   h.call(method, path, { token, body });
 
@@ -207,25 +225,12 @@ describe('the channel form', () => {
     // Reading German created nothing; the English name shows as the fallback.
     expect((await channelRead('de')).overrides).toEqual({});
     expect(page.html).toContain('not translated');
-    const form = (html: string) => {
-      const fields: Record<string, string> = {};
-      for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
-        fields[match[1]!] = match[2]!;
-      }
-      for (const match of html.matchAll(/<input id="[^"]+" type="text" name="([^"]+)" value="([^"]*)"/g)) {
-        fields[match[1]!] = match[2]!;
-      }
-      for (const match of html.matchAll(/<textarea id="[^"]+" name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) {
-        fields[match[1]!] = match[2]!;
-      }
-      return fields;
-    };
     // Saving untouched in German writes no translation.
-    const untouched = await b.request('POST', path, form(page.html));
+    const untouched = await b.request('POST', path, formFields(page.html));
     expect(untouched.status).toBe(303);
     expect((await channelRead('de')).overrides).toEqual({});
 
-    const fields = form((await b.request('GET', path)).html);
+    const fields = formFields((await b.request('GET', path)).html);
     fields[`text:shippingMethods.${parcel}.name`] = 'Paket';
     fields[`text:shippingMethods.${parcel}.description`] = '';
     fields[`was:shippingMethods.${parcel}.description`] = 'x'; // an emptied description
@@ -242,13 +247,44 @@ describe('the channel form', () => {
     const shown = await b.request('GET', path);
     expect(shown.html).toContain('Reset to inherited');
     const reset = await b.request('POST', path, {
-      ...form(shown.html),
+      ...formFields(shown.html),
       reset: `shippingMethods.${parcel}.name`,
     });
     expect(reset.status).toBe(303);
     expect((await channelRead('de')).overrides).toEqual({
       shippingMethods: { [parcel]: { translations: { de: { description: '' } } } },
     });
+  });
+
+  it('switches a method off and delivery countries per channel, each with reset to inherited; names countries in the content language', async () => {
+    const b = browser();
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const path = `/admin/settings/channels/${mainChannel}?language=de`;
+    const page = await b.request('GET', path);
+    expect(page.html).toContain('Germany (DE)');
+    const invoice = `paymentMethods.${SELLABLE.invoice}.active`;
+    const fields = formFields(page.html);
+    expect(fields[`on:${invoice}`]).toBe('on');
+    delete fields[`on:${invoice}`];
+    delete fields['country:DE'];
+    expect((await b.request('POST', path, fields)).status).toBe(303);
+    const read = (await channelRead('de')) as unknown as {
+      overrides: { paymentMethods?: Record<string, { active?: boolean }>; deliveryCountries?: string[] };
+      provenance: Record<string, string>;
+    };
+    expect(read.overrides.paymentMethods?.[SELLABLE.invoice]?.active).toBe(false);
+    expect(read.overrides.deliveryCountries).toEqual([]);
+    expect(read.provenance['/deliveryCountries']).toBe('overridden');
+    const shown = await b.request('GET', path);
+    expect(shown.html).toContain('Reset to inherited: Delivery countries');
+    expect((await b.request('POST', path, { ...formFields(shown.html), reset: invoice })).status).toBe(303);
+    const again = await b.request('GET', path);
+    expect(
+      (await b.request('POST', path, { ...formFields(again.html), reset: 'deliveryCountries' })).status,
+    ).toBe(303);
+    const after = (await channelRead('de')) as unknown as { overrides: Record<string, unknown> };
+    expect(after.overrides.paymentMethods).toBeUndefined();
+    expect(after.overrides.deliveryCountries).toBeUndefined();
   });
 
   it('answers an unknown channel with 404 and a language the shop has not enabled with the operation’s refusal', async () => {

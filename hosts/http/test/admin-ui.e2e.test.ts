@@ -260,7 +260,9 @@ describe.each(['en', 'de'] as const)('the admin UI in %s', (locale) => {
     try {
       await signIn(page, readerToken);
       await page.goto(`${base}/admin/settings/channels/${mainChannel}?language=de`);
-      expect(await page.locator('input[name^="text:"], textarea[name^="text:"]').count()).toBe(0);
+      expect(
+        await page.locator('input[name^="text:"], textarea[name^="text:"], input[type="checkbox"]').count(),
+      ).toBe(0);
       expect(await page.locator('button[name="reset"]').count()).toBe(0);
       expect(await page.locator(`form[action^="/admin/settings/channels/"][method="post"]`).count()).toBe(0);
       await shot(page, `${locale}-08-reader`);

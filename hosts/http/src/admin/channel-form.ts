@@ -48,6 +48,53 @@ export interface FormEntry {
   readonly provenance: Provenance | undefined;
   readonly prices: readonly { currency: string; gross: number }[];
   readonly texts: readonly FormText[];
+  /** Methods: whether the channel offers it (`<area>.<id>.active`), with its provenance. */
+  readonly active?: {
+    readonly key: string;
+    readonly value: boolean;
+    readonly provenance: Provenance | undefined;
+  };
+}
+
+/** A country of the shared basis, named in the content language, and whether the channel delivers there. */
+export interface CountryChoice {
+  readonly code: string;
+  readonly name: string;
+  readonly subdivisions: readonly { readonly code: string; readonly name: string }[];
+  readonly chosen: boolean;
+}
+
+/** The channel's delivery countries: every basis country in the content language (nested names too). */
+export interface DeliveryChoice {
+  readonly key: 'deliveryCountries';
+  readonly countries: readonly CountryChoice[];
+  /** `null` in the settings: the channel delivers to every country of the basis. */
+  readonly all: boolean;
+  readonly provenance: Provenance | undefined;
+}
+
+export function deliveryOf(read: ChannelRead): DeliveryChoice {
+  const countries = (read.effective.countries ?? {}) as Record<
+    string,
+    { name?: string | null; subdivisions?: { code: string; name?: string | null }[] }
+  >;
+  const chosen = read.effective.deliveryCountries as string[] | null | undefined;
+  return {
+    key: 'deliveryCountries',
+    all: chosen === null || chosen === undefined,
+    provenance: read.provenance['/deliveryCountries'],
+    countries: Object.keys(countries)
+      .sort()
+      .map((code) => ({
+        code,
+        name: countries[code]?.name ?? code,
+        subdivisions: (countries[code]?.subdivisions ?? []).map((subdivision) => ({
+          code: subdivision.code,
+          name: subdivision.name ?? subdivision.code,
+        })),
+        chosen: chosen === null || chosen === undefined || chosen.includes(code),
+      })),
+  };
 }
 
 type Entries = Record<string, Record<string, unknown>>;
@@ -98,6 +145,15 @@ export function formEntries(read: ChannelRead): FormEntry[] {
         provenance: read.provenance[`/${area}/${id}`],
         prices,
         texts,
+        ...(area === 'taxLabels'
+          ? {}
+          : {
+              active: {
+                key: `${area}.${id}.active`,
+                value: entry.active === true,
+                provenance: read.provenance[`/${area}/${id}/active`],
+              },
+            }),
       });
     }
   }
@@ -115,28 +171,54 @@ export function channelFieldsOf(read: ChannelRead): Record<string, unknown> {
   return fields;
 }
 
-/** What a posted form asks: changed texts (key → new text) and texts to reset to inherited. */
+/** What a posted form asks: changed texts, switches and delivery countries, and what to reset. */
 export interface FormChanges {
   readonly set: ReadonlyMap<string, string>;
+  readonly switches: ReadonlyMap<string, boolean>;
+  /** The delivery countries chosen, when they changed. */
+  readonly delivery: readonly string[] | undefined;
   readonly reset: ReadonlySet<string>;
 }
 
 /**
- * The changes of a posted form: a text counts as changed when it differs from the text the form
+ * The changes of a posted form: a field counts as changed when it differs from the value the form
  * was rendered with (`was:<key>`), so a language switch or an untouched field writes nothing.
  */
-export function formChanges(body: Record<string, unknown>, texts: readonly FormText[]): FormChanges {
+export function formChanges(
+  body: Record<string, unknown>,
+  entries: readonly FormEntry[],
+  delivery: DeliveryChoice,
+): FormChanges {
   const set = new Map<string, string>();
-  const known = new Set(texts.map((text) => text.key));
-  for (const key of known) {
+  const switches = new Map<string, boolean>();
+  const texts = entries.flatMap((entry) => entry.texts);
+  const known = new Set<string>([delivery.key]);
+  for (const { key } of texts) {
+    known.add(key);
     const value = body[`text:${key}`];
     const was = body[`was:${key}`];
     if (typeof value !== 'string' || typeof was !== 'string') continue;
     if (value !== was) set.set(key, value.slice(0, 2000));
   }
+  for (const entry of entries) {
+    if (!entry.active) continue;
+    const { key } = entry.active;
+    known.add(key);
+    const was = body[`was:${key}`];
+    if (was !== 'true' && was !== 'false') continue;
+    const value = body[`on:${key}`] === 'on';
+    if (value !== (was === 'true')) switches.set(key, value);
+  }
+  let countries: string[] | undefined;
+  const was = body[`was:${delivery.key}`];
+  if (typeof was === 'string') {
+    const chosen = delivery.countries.filter((country) => body[`country:${country.code}`] === 'on');
+    const joined = chosen.map((country) => country.code).join(',');
+    if (joined !== was) countries = chosen.map((country) => country.code);
+  }
   const reset =
     typeof body.reset === 'string' && known.has(body.reset) ? new Set([body.reset]) : new Set<string>();
-  return { set, reset };
+  return { set, switches, delivery: countries, reset };
 }
 
 function objectAt(parent: Record<string, unknown>, key: string): Record<string, unknown> {
@@ -183,11 +265,27 @@ export function overridesAfter(read: ChannelRead, changes: FormChanges): Record<
     for (const part of path) parent = objectAt(parent, part);
     parent[area === 'taxLabels' ? language : field] = value;
   };
+  const toggle = (key: string, value: boolean | undefined) => {
+    const [area, id] = key.split('.') as [TextArea, string];
+    if (value === undefined) {
+      const entry = (overrides[area] as Record<string, Record<string, unknown>> | undefined)?.[id];
+      if (entry) delete entry.active;
+      prune(overrides, [area, id]);
+      return;
+    }
+    objectAt(objectAt(overrides, area), id).active = value;
+  };
   for (const [key, value] of changes.set) {
     const field = key.split('.')[2];
     apply(key, value === '' && field !== 'description' ? undefined : value);
   }
-  for (const key of changes.reset) apply(key, undefined);
+  for (const [key, value] of changes.switches) toggle(key, value);
+  if (changes.delivery) overrides.deliveryCountries = [...changes.delivery];
+  for (const key of changes.reset) {
+    if (key === 'deliveryCountries') delete overrides.deliveryCountries;
+    else if (key.endsWith('.active')) toggle(key, undefined);
+    else apply(key, undefined);
+  }
   return overrides;
 }
 

@@ -1,5 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import type { FormEntry, FormText } from './channel-form.ts';
+import type { DeliveryChoice, FormEntry, FormText, Provenance } from './channel-form.ts';
 import type { MessageKey } from './i18n.ts';
 import { CsrfField, Layout, Message, type PageContext } from './layout.tsx';
 
@@ -124,10 +124,16 @@ export function SettingsPage({ page, channels }: { page: PageContext; channels: 
 const AREA_TITLE: Record<FormEntry['area'], MessageKey> = {
   shippingMethods: 'channel.shipping',
   paymentMethods: 'channel.payment',
-  taxLabels: 'field.name',
+  taxLabels: 'channel.taxLabels',
 };
 
-function ProvenanceBadge({ page, text }: { page: PageContext; text: FormText }) {
+function ProvenanceBadge({
+  page,
+  text,
+}: {
+  page: PageContext;
+  text: { provenance: Provenance | undefined };
+}) {
   const { t } = page;
   if (text.provenance === 'overridden')
     return <span class="badge overridden">{t.t('provenance.overridden')}</span>;
@@ -135,6 +141,119 @@ function ProvenanceBadge({ page, text }: { page: PageContext; text: FormText }) 
   if (text.provenance === 'inherited')
     return <span class="badge inherited">{t.t('provenance.inherited')}</span>;
   return null;
+}
+
+/** "Reset to inherited" for a field the channel overrides (a submit button: works without script). */
+function ResetButton({ page, field, label }: { page: PageContext; field: string; label: string }) {
+  return (
+    <button
+      type="submit"
+      class="secondary"
+      name="reset"
+      value={field}
+      aria-label={`${page.t.t('action.reset')}: ${label}`}
+    >
+      {page.t.t('action.reset')}
+    </button>
+  );
+}
+
+function ActiveField({ page, entry, editable }: { page: PageContext; entry: FormEntry; editable: boolean }) {
+  const active = entry.active;
+  if (!active) return null;
+  const label = page.t.t('field.active', { method: entry.title });
+  const id = `f-${active.key.replaceAll('.', '-')}`;
+  if (!editable) {
+    return (
+      <p data-field={active.key}>
+        {page.t.t(active.value ? 'field.active' : 'field.inactive', { method: entry.title })}
+        <ProvenanceBadge page={page} text={active} />
+      </p>
+    );
+  }
+  return (
+    <div class="field field-row" data-field={active.key}>
+      <input type="checkbox" id={id} name={`on:${active.key}`} checked={active.value} disabled={!editable} />
+      <label for={id}>
+        {label}
+        <ProvenanceBadge page={page} text={active} />
+      </label>
+      {editable ? <input type="hidden" name={`was:${active.key}`} value={String(active.value)} /> : null}
+      {editable && (active.provenance === 'overridden' || active.provenance === 'removed') ? (
+        <ResetButton page={page} field={active.key} label={label} />
+      ) : null}
+    </div>
+  );
+}
+
+function DeliveryFields({
+  page,
+  delivery,
+  language,
+  editable,
+}: {
+  page: PageContext;
+  delivery: DeliveryChoice;
+  language: string;
+  editable: boolean;
+}) {
+  const { t } = page;
+  return (
+    <section aria-labelledby="area-delivery">
+      <h2 id="area-delivery">
+        {t.t('channel.delivery')}
+        <ProvenanceBadge page={page} text={delivery} />
+      </h2>
+      <fieldset class="card" data-field={delivery.key}>
+        <legend>{t.t('channel.delivery')}</legend>
+        {delivery.all ? <p class="meta">{t.t('delivery.all')}</p> : null}
+        {(editable ? delivery.countries : delivery.countries.filter((country) => country.chosen)).map(
+          (country) =>
+            editable ? (
+              <div class="field">
+                <div class="field-row">
+                  <input
+                    type="checkbox"
+                    id={`f-country-${country.code}`}
+                    name={`country:${country.code}`}
+                    checked={country.chosen}
+                    disabled={!editable}
+                  />
+                  <label for={`f-country-${country.code}`} lang={language}>
+                    {country.name} ({country.code})
+                  </label>
+                </div>
+                {country.subdivisions.length > 0 ? (
+                  <details>
+                    <summary>{t.t('delivery.subdivisions', { count: country.subdivisions.length })}</summary>
+                    <p lang={language}>
+                      {country.subdivisions.map((subdivision) => subdivision.name).join(', ')}
+                    </p>
+                  </details>
+                ) : null}
+              </div>
+            ) : (
+              <p lang={language}>
+                {country.name} ({country.code})
+              </p>
+            ),
+        )}
+        {editable ? (
+          <input
+            type="hidden"
+            name={`was:${delivery.key}`}
+            value={delivery.countries
+              .filter((country) => country.chosen)
+              .map((country) => country.code)
+              .join(',')}
+          />
+        ) : null}
+        {editable && delivery.provenance === 'overridden' ? (
+          <ResetButton page={page} field={delivery.key} label={t.t('channel.delivery')} />
+        ) : null}
+      </fieldset>
+    </section>
+  );
 }
 
 function TextField({
@@ -161,7 +280,9 @@ function TextField({
   const label =
     text.field === 'description'
       ? t.t('field.descriptionOf', { method: entry.title })
-      : t.t('field.nameOf', { method: entry.title });
+      : text.field === 'label'
+        ? t.t('field.labelOf', { label: entry.title })
+        : t.t('field.nameOf', { method: entry.title });
   const hintId = `${id}-hint`;
   const fallback =
     !text.present && text.fallback !== null ? (
@@ -217,15 +338,7 @@ function TextField({
         )}
         <input type="hidden" name={`was:${text.key}`} value={was ?? text.value} />
         {text.provenance === 'overridden' || text.provenance === 'removed' ? (
-          <button
-            type="submit"
-            class="secondary"
-            name="reset"
-            value={text.key}
-            aria-label={`${t.t('action.reset')}: ${label}`}
-          >
-            {t.t('action.reset')}
-          </button>
+          <ResetButton page={page} field={text.key} label={label} />
         ) : null}
       </div>
       {fallback}
@@ -243,6 +356,7 @@ export interface ChannelPageProps {
   readonly revision: number;
   readonly baseRevision: number;
   readonly entries: readonly FormEntry[];
+  readonly delivery: DeliveryChoice;
   readonly editable: boolean;
   /** After a save: the message to show. */
   readonly notice?: { kind: 'ok' | 'error' | 'warning'; text: string; items?: readonly string[] } | undefined;
@@ -253,8 +367,8 @@ export interface ChannelPageProps {
 export function ChannelPage(props: ChannelPageProps) {
   const { page, entries, language, editable } = props;
   const { t } = page;
-  const areas = ['shippingMethods', 'paymentMethods'] as const;
-  const body = areas.map((area) => {
+  const areas = ['shippingMethods', 'paymentMethods', 'taxLabels'] as const;
+  const sections = areas.map((area) => {
     const ofArea = entries.filter((entry) => entry.area === area);
     if (ofArea.length === 0) return null;
     return (
@@ -276,6 +390,9 @@ export function ChannelPage(props: ChannelPageProps) {
                 })}
               </p>
             ) : null}
+            {entry.provenance === 'removed' ? null : (
+              <ActiveField page={page} entry={entry} editable={editable} />
+            )}
             {entry.provenance === 'removed'
               ? null
               : entry.texts.map((text) => (
@@ -295,6 +412,12 @@ export function ChannelPage(props: ChannelPageProps) {
       </section>
     );
   });
+  const body = (
+    <>
+      {sections}
+      <DeliveryFields page={page} delivery={props.delivery} language={language} editable={editable} />
+    </>
+  );
   return (
     <Layout page={page} title={t.t('channel.title', { name: props.name })}>
       <h1>{t.t('channel.title', { name: props.name })}</h1>

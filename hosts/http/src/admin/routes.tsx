@@ -20,6 +20,7 @@ import {
   type ChannelRead,
   changedTexts,
   channelFieldsOf,
+  deliveryOf,
   type FormChanges,
   formChanges,
   formEntries,
@@ -324,6 +325,7 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
         revision={read.revision}
         baseRevision={read.baseRevision}
         entries={formEntries(read)}
+        delivery={deliveryOf(read)}
         editable={context.session!.principal.permissions.has('settings.write')}
         notice={extra.notice}
         entered={extra.entered}
@@ -368,8 +370,9 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
     }
     const read = await readChannel(session, channelId, language);
     if (!read.ok) return problemOfResult(c, context, read);
-    const texts = formEntries(read.value).flatMap((entry) => entry.texts);
-    const changes: FormChanges = formChanges(form, texts);
+    const entries = formEntries(read.value);
+    const texts = entries.flatMap((entry) => entry.texts);
+    const changes: FormChanges = formChanges(form, entries, deliveryOf(read.value));
     const revision = Number(form.revision);
     const baseRevision = Number(form.baseRevision);
     const saved = await act(services, session, 'merchant.commerce.save', {
