@@ -13,6 +13,10 @@ export interface Example {
 
 const address = SELLABLE.address;
 
+/** A 2 × 2 PNG, base64: what an image upload needs to get past the image check. */
+export const TINY_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWM4UaFxokKDAUIBACnuBaHUWYGdAAAAAElFTkSuQmCC';
+
 const condition = {
   type: 'orContainer',
   children: [
@@ -165,6 +169,9 @@ export function exampleOf(operationId: string, pools: Pools, nonce: number): Exa
       };
     case 'catalog.assets.create':
       return { body: { fileName: 'a.txt', contentType: 'text/plain', contentBase64: 'YQ==' } };
+    case 'merchant.media.gallery.add':
+    case 'merchant.media.assets.upload':
+      return { body: { contentBase64: TINY_PNG, altTexts: { en: `Fuzz ${nonce}` } } };
     default:
       return undefined;
   }

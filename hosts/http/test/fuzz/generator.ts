@@ -87,6 +87,7 @@ function kindOf(name: string, path?: string): string | undefined {
     productId: 'products',
     parentId: 'products',
     assetId: 'assets',
+    entryId: 'galleryEntries',
     entitlementId: 'entitlements',
     lineId: 'lines',
     customerId: 'customers',
@@ -110,6 +111,7 @@ function kindOf(name: string, path?: string): string | undefined {
     'payment-methods': 'paymentMethods',
     reviews: 'reviews',
     proposals: 'proposals',
+    jobs: 'mediaDrafts',
     executions: 'executions',
   };
   if (before && bySegment[before]) return bySegment[before];

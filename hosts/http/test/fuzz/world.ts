@@ -1,10 +1,12 @@
 import { Writable } from 'node:stream';
-import { listChannels } from '@cartwright/repository';
+import { insertMediaDraft, listChannels } from '@cartwright/repository';
 import { makeSellable, SELLABLE } from '@cartwright/service/testing';
+import { renderFixtureImage } from '@cartwright/tooling/image-provider-fixture';
 import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { createApp } from '../../src/app.ts';
 import { createHarness, type Harness } from '../harness.ts';
+import { TINY_PNG } from './examples.ts';
 import type { Pools } from './generator.ts';
 
 // Two shops on one PGlite database: A (the attacker's own, with data) and B (another shop with
@@ -258,6 +260,38 @@ async function seedShop(
     201,
     'asset',
   );
+  const image = expectStatus(
+    await call('POST', `/api/merchant/products/${productId}/media/gallery`, {
+      body: { contentBase64: TINY_PNG },
+    }),
+    201,
+    'gallery image',
+  );
+  const galleryEntries = (image.gallery as { entries: { id: string; assetId: string }[] }).entries;
+  // Image drafts (the provider is off here, so none can be created): a pending one, and a ready
+  // one with its private PNG, for the draft reads to reach past "not found".
+  const mediaDrafts = [idOf(shop, 4), idOf(shop, 5)];
+  const product0 = await h.call('GET', `/api/catalog/products/${productId}`, { token });
+  const productRevision = (product0.body.product as { revision: number }).revision;
+  await h.database.transaction(async (tx) => {
+    const png = renderFixtureImage({ model: 'fuzz', prompt: shop }, 2, 2).png;
+    const blob = await h.services.blobs.put(tx, tenantId, { bytes: png, contentType: 'image/png' });
+    for (const [index, id] of mediaDrafts.entries()) {
+      await insertMediaDraft(tx, {
+        tenantId,
+        id,
+        productId,
+        sourceAssetId: asset.id as string,
+        mode: 'generate',
+        instruction: `Fuzz draft ${index}`,
+        productRevision,
+        status: index === 0 ? 'pending' : 'ready',
+        model: 'gpt-image-1',
+        ...(index === 0 ? {} : { imageBlobId: blob.id, imageWidth: 2, imageHeight: 2 }),
+        createdBy: { kind: 'token', tokenId: 'fuzz', userId },
+      });
+    }
+  });
   const downloads = expectStatus(
     await call('PUT', `/api/orders/${orderId}/downloads`, { body: { value: true } }),
     200,
@@ -313,9 +347,12 @@ async function seedShop(
       addresses: [addressId],
       orders: [orderId],
       documents: [document.id as string],
-      assets: [asset.id as string],
+      // Download files and gallery images both answer to `assetId`.
+      assets: [asset.id as string, ...galleryEntries.map((entry) => entry.assetId)],
+      galleryEntries: galleryEntries.map((entry) => entry.id),
       entitlements: ((downloads.items ?? []) as { id: string }[]).map((item) => item.id),
       reviews: [review.id as string],
+      mediaDrafts,
       proposals,
       lines: lineIds,
       channels: [channel.id],
