@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { insertMediaDraft, listChannels } from '@cartwright/repository';
+import { createHttpImageProvider } from '@cartwright/service';
 import { makeSellable, SELLABLE } from '@cartwright/service/testing';
 import { renderFixtureImage } from '@cartwright/tooling/image-provider-fixture';
 import { sql } from 'drizzle-orm';
@@ -370,7 +371,17 @@ async function seedShop(
 
 /** Shop A and shop B with data, the app with a capturing logger, and the fuzzer's pools. */
 export async function createWorld(): Promise<World> {
-  const harness = await createHarness();
+  // An image provider nobody answers (no worker runs here): image drafts can be created, so the
+  // fuzzer reaches admission and its limits; a call would fail as unavailable.
+  const harness = await createHarness({
+    ports: {
+      imageProvider: createHttpImageProvider({
+        apiKey: 'sk-fuzz-never-called-0000',
+        baseUrl: 'http://127.0.0.1:9/v1',
+        model: 'gpt-image-1',
+      }),
+    },
+  });
   const serverLog = new ServerLog();
   const app = createApp(harness.services, { logger: pino({ level: 'error' }, serverLog.stream) });
   const shopA = await seedShop(
