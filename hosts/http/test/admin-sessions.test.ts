@@ -169,6 +169,23 @@ describe('signing in', () => {
   });
 });
 
+describe('shops apart', () => {
+  it('shows a session of shop B nothing of shop A', async () => {
+    const b = browser();
+    expect((await b.signIn({ token: h.shopB.token })).status).toBe(303);
+    const page = await b.request('GET', `/admin/settings/channels/${mainChannel}`);
+    expect(page.status).toBe(404);
+    expect(page.html).not.toContain('Parcel');
+    const post = await b.post('/admin', `/admin/settings/channels/${mainChannel}?language=en`, {
+      revision: '1',
+      baseRevision: '1',
+    });
+    expect(post.status).toBe(404);
+    const list = await b.request('GET', '/admin/settings');
+    expect(list.html).not.toContain(mainChannel);
+  });
+});
+
 describe('the shop switcher', () => {
   it('offers the shops a session holds and acts in the chosen one with that shop’s rights', async () => {
     // Shop A's owner becomes a reader of shop B, with a personal token there.

@@ -171,6 +171,14 @@ describe.each(['en', 'de'] as const)('the admin UI in %s', (locale) => {
       expect(await seriousViolations(page)).toEqual([]);
 
       await signIn(page, h.shopA.token);
+      // On a freshly loaded page the first Tab reaches the skip link, which leads to the main landmark.
+      await page.goto(`${base}/admin`);
+      // htmx and the admin script loaded under the CSP (from /admin/assets, not a CDN).
+      expect(await page.evaluate('typeof window.htmx')).toBe('object');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate("document.activeElement.classList.contains('skip')")).toBe(true);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/#content$/);
       await shot(page, `${locale}-02-overview`);
       expect(await seriousViolations(page)).toEqual([]);
 
@@ -198,8 +206,9 @@ describe.each(['en', 'de'] as const)('the admin UI in %s', (locale) => {
 
       const before = await readChannel('de');
       const newName = locale === 'en' ? 'Paket (EN-Lauf)' : 'Paketdienst';
+      // Keyboard only: Enter in the field saves (the reset buttons belong to another form).
       await page.fill(nameField, newName);
-      await page.click(SAVE);
+      await page.press(nameField, 'Enter');
       await page.waitForSelector('[role="status"]');
       expect(await page.textContent('[role="status"]')).toContain(TEXT[locale].saved);
       expect(await page.inputValue(nameField)).toBe(newName);

@@ -143,11 +143,16 @@ function ProvenanceBadge({
   return null;
 }
 
-/** "Reset to inherited" for a field the channel overrides (a submit button: works without script). */
+/**
+ * "Reset to inherited" for a field the channel overrides: a submit button of the separate reset
+ * form (`form="reset-form"`), so Enter in a field of the settings form still saves (the implicit
+ * submission takes the form's first own submit button). Works without script.
+ */
 function ResetButton({ page, field, label }: { page: PageContext; field: string; label: string }) {
   return (
     <button
       type="submit"
+      form="reset-form"
       class="secondary"
       name="reset"
       value={field}
@@ -464,6 +469,17 @@ export function ChannelPage(props: ChannelPageProps) {
           <input type="hidden" name="baseRevision" value={String(props.baseRevision)} />
           {body}
           <button type="submit">{t.t('action.save')}</button>
+        </form>
+      ) : null}
+      {editable ? (
+        <form
+          id="reset-form"
+          method="post"
+          action={`/admin/settings/channels/${props.channelId}?language=${encodeURIComponent(language)}`}
+        >
+          <CsrfField token={page.csrf} />
+          <input type="hidden" name="revision" value={String(props.revision)} />
+          <input type="hidden" name="baseRevision" value={String(props.baseRevision)} />
         </form>
       ) : (
         <>
