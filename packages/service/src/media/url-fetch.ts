@@ -41,7 +41,6 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],
@@ -59,10 +58,20 @@ const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
 loopback.addAddress('::1', 'ipv6');
 
-/** An IPv4 address written inside IPv6 (`::ffff:127.0.0.1`) is judged as the IPv4 address. */
+/**
+ * An IPv4 address written inside IPv6 (`::ffff:127.0.0.1`, `::ffff:7f00:1`) is judged as the IPv4
+ * address. (The mapped range is not in the IPv6 list: BlockList matches every IPv4 address against
+ * `::ffff:0:0/96`.)
+ */
 function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (mapped) return { address: mapped[1]!, family: 'ipv4' };
+  const dotted = /^(?:0{0,4}:){0,5}:?ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (dotted) return { address: dotted[1]!, family: 'ipv4' };
+  const hex = /^(?:0{0,4}:){0,5}:?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (hex) {
+    const high = Number.parseInt(hex[1]!, 16);
+    const low = Number.parseInt(hex[2]!, 16);
+    return { address: [high >> 8, high & 255, low >> 8, low & 255].join('.'), family: 'ipv4' };
+  }
   return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
 }
 
