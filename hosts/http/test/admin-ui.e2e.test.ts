@@ -162,6 +162,8 @@ const TEXT = {
 
 describe.each(['en', 'de'] as const)('the admin UI in %s', (locale) => {
   it('signs in with a token, edits an overridden shipping method name in German, shows a stale save, signs out', async () => {
+    // Each walk starts from the same overridden German name, whatever ran before.
+    await saveOverrides({ shippingMethods: { [parcel]: { texts: { name: 'Paket' } } } });
     const { context, page, refused } = await openContext(locale);
     try {
       await page.goto(`${base}/admin/sign-in`);
@@ -195,7 +197,7 @@ describe.each(['en', 'de'] as const)('the admin UI in %s', (locale) => {
       await page.selectOption('#content-language', 'de');
       await page.click('form.language-bar button[type="submit"]');
       await page.waitForURL(/language=de/);
-      expect(await page.inputValue(nameField)).toBe(locale === 'en' ? 'Paket' : 'Paket (EN-Lauf)');
+      expect(await page.inputValue(nameField)).toBe('Paket');
       const field = page.locator(`[data-field="shippingMethods.${parcel}.name"]`);
       expect(await field.locator('.badge.overridden').count()).toBe(1);
       // No German description: the English one shows as the fallback, marked, and the field stays empty.
@@ -205,7 +207,7 @@ describe.each(['en', 'de'] as const)('the admin UI in %s', (locale) => {
       expect(await seriousViolations(page)).toEqual([]);
 
       const before = await readChannel('de');
-      const newName = locale === 'en' ? 'Paket (EN-Lauf)' : 'Paketdienst';
+      const newName = locale === 'en' ? 'Paketdienst (EN)' : 'Paketdienst';
       // Keyboard only: Enter in the field saves (the reset buttons belong to another form).
       await page.fill(nameField, newName);
       await page.press(nameField, 'Enter');
@@ -239,11 +241,6 @@ describe.each(['en', 'de'] as const)('the admin UI in %s', (locale) => {
       await page.click(SAVE);
       await page.waitForSelector('[role="status"]');
       expect((await readChannel('de')).effective.shippingMethods[parcel]!.name).toBe('Mein Paket');
-
-      // Leave it for the next walk as that walk expects it.
-      await page.fill(nameField, locale === 'en' ? 'Paket (EN-Lauf)' : 'Paket');
-      await page.click(SAVE);
-      await page.waitForSelector('[role="status"]');
 
       // Sign out: the session is deleted, its cookie opens nothing any more.
       const [cookie] = (await context.cookies(`${base}/admin/`)).filter((entry) => entry.name === 'cw_admin');
