@@ -451,6 +451,9 @@ describe('adding by URL', () => {
     });
     const redirected = await post({ url: `${origin}/moved` });
     expect(redirected.status).toBe(201);
+    // A name goes through the connect-time lookup (every address it resolves to checked).
+    const named = await post({ url: `${origin.replace('127.0.0.1', 'localhost')}/tea.png` });
+    expect(named.status).toBe(201);
 
     const before = await h.digest();
     expect(await post({ url: `${origin}/page` })).toMatchObject({
