@@ -887,3 +887,77 @@ describe('every MCP tool', () => {
     },
   );
 });
+
+// The admin UI's routes are no operations: they act through operations with a session's
+// principal (decision 0047). Without a session nothing is shown or changed; a session of
+// another shop reaches nothing of shop A.
+describe('the admin UI routes', () => {
+  /** A signed-in browser session of `token`: its cookie and a CSRF token of one of its pages. */
+  async function adminSession(token: string): Promise<{ cookie: string; csrf: string }> {
+    const page = await h.app.request('/admin/sign-in');
+    const preCookie = page.headers.getSetCookie()[0]!.split(';')[0]!;
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    const signed = await h.app.request('/admin/sign-in', {
+      method: 'POST',
+      headers: { cookie: preCookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, token }).toString(),
+    });
+    const cookie = signed.headers.getSetCookie()[0]!.split(';')[0]!;
+    const home = await h.app.request('/admin', { headers: { cookie } });
+    return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(await home.text())![1]! };
+  }
+  const post = (path: string, cookie: string | undefined, form: Record<string, string>) =>
+    h.app.request(path, {
+      method: 'POST',
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'http://localhost',
+      },
+      body: new URLSearchParams(form).toString(),
+    });
+
+  it('leads every page to sign-in without a session and refuses every post', async () => {
+    const [main] = (await listChannels(h.database.db, h.shopA.tenantId)).filter((channel) => channel.isMain);
+    const before = await snapshotOfShopA();
+    for (const path of ['/admin', '/admin/settings', `/admin/settings/channels/${main!.id}`]) {
+      const page = await h.app.request(path);
+      expect(page.status, path).toBe(303);
+      expect(page.headers.get('location')).toBe('/admin/sign-in');
+    }
+    for (const path of [
+      '/admin/sign-out',
+      '/admin/shop',
+      '/admin/locale',
+      '/admin/sign-in',
+      `/admin/settings/channels/${main!.id}`,
+    ]) {
+      const answer = await post(path, undefined, { tenantId: h.shopA.tenantId, token: h.shopA.token });
+      expect(answer.status, path).toBe(403);
+      expect(answer.headers.getSetCookie().some((line) => line.startsWith('cw_admin='))).toBe(false);
+    }
+    expect(await snapshotOfShopA()).toEqual(before);
+  });
+
+  it('a session of another shop neither reads nor changes shop A', async () => {
+    const [main] = (await listChannels(h.database.db, h.shopA.tenantId)).filter((channel) => channel.isMain);
+    const { cookie, csrf } = await adminSession(h.shopB.token);
+    const before = await snapshotOfShopA();
+    const page = await h.app.request(`/admin/settings/channels/${main!.id}`, { headers: { cookie } });
+    expect(page.status).toBe(404);
+    const html = await page.text();
+    expect(html).not.toContain(h.shopA.tenantId);
+    expect(html).not.toContain(main!.accessKey);
+    const saved = await post(`/admin/settings/channels/${main!.id}?language=en`, cookie, {
+      csrf,
+      revision: String(main!.revision),
+      baseRevision: '1',
+    });
+    expect(saved.status).toBe(404);
+    const switched = await post('/admin/shop', cookie, { csrf, tenantId: h.shopA.tenantId });
+    expect(switched.status).toBe(404);
+    const listed = await h.app.request('/admin/settings', { headers: { cookie } });
+    expect(await listed.text()).not.toContain(main!.id);
+    expect(await snapshotOfShopA()).toEqual(before);
+  });
+});
