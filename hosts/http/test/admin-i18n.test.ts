@@ -1,6 +1,13 @@
 import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
-import { catalogs, LOCALES, type MessageKey, pickLocale, translator } from '../src/admin/i18n.ts';
+import {
+  catalogs,
+  LOCALES,
+  type MessageKey,
+  type Messages,
+  pickLocale,
+  translator,
+} from '../src/admin/i18n.ts';
 
 // The admin UI's catalogs: tsc already refuses a missing message (`satisfies Record<Locale,
 // Messages>`); this checks every message is valid ICU and names the same arguments in every language.
@@ -34,6 +41,14 @@ describe('the admin UI catalogs', () => {
       }
     },
   );
+
+  it('types a catalog so a missing message fails the type check', () => {
+    const { appName: _, ...incomplete } = catalogs.de;
+    // @ts-expect-error a German catalog without `appName` is not a complete catalog
+    const missing: Messages = incomplete;
+    const complete: Messages = catalogs.de;
+    expect(Object.keys(missing).length + 1).toBe(Object.keys(complete).length);
+  });
 
   it('formats plurals, money and dates per language', () => {
     expect(translator('en').t('home.channels', { count: 1 })).toBe('1 sales channel');

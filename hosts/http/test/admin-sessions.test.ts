@@ -169,6 +169,27 @@ describe('signing in', () => {
   });
 });
 
+describe('the interface language', () => {
+  it('follows Accept-Language until one is chosen in the header, before and after sign-in', async () => {
+    const b = browser({ 'accept-language': 'fr-FR,fr;q=0.9' });
+    const first = await b.request('GET', '/admin/sign-in');
+    expect(first.html).toContain('<html lang="fr">');
+    expect(first.html).toContain('Connexion');
+    const chosen = await b.request('POST', '/admin/locale', { csrf: b.csrfOf(first.html), locale: 'es' });
+    expect(chosen.status).toBe(303);
+    expect((await b.request('GET', '/admin/sign-in')).html).toContain('<html lang="es">');
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const home = await b.request('GET', '/admin');
+    expect(home.html).toContain('Resumen');
+    const german = await b.request('POST', '/admin/locale', { csrf: b.csrfOf(home.html), locale: 'de' });
+    expect(german.status).toBe(303);
+    expect((await b.request('GET', '/admin')).html).toContain('Übersicht');
+    // An unknown choice falls back to English, not to an error.
+    await b.post('/admin', '/admin/locale', { locale: 'xx' });
+    expect((await b.request('GET', '/admin')).html).toContain('<html lang="en">');
+  });
+});
+
 describe('shops apart', () => {
   it('shows a session of shop B nothing of shop A', async () => {
     const b = browser();

@@ -82,7 +82,7 @@ const en = {
 } as const;
 
 export type MessageKey = keyof typeof en;
-type Messages = { readonly [K in MessageKey]: string };
+export type Messages = { readonly [K in MessageKey]: string };
 
 export const catalogs = {
   en,
