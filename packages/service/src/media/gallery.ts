@@ -475,11 +475,15 @@ export async function publishStagedGalleryEntries(
   tenantId: string,
   productId: string,
 ): Promise<number> {
-  const locked = await lockGallery(tx, tenantId, productId);
-  if (!locked.ok) return 0;
-  const gallery = locked.value;
-  const staged = gallery.entries.filter((entry) => entry.state === 'staged');
+  // The product row is already locked by the save: one query when nothing is staged (the usual case).
+  const entries = await listGalleryEntries(tx, tenantId, [productId]);
+  const staged = entries.filter((entry) => entry.state === 'staged');
   if (staged.length === 0) return 0;
+  const gallery: LockedGallery = {
+    productId,
+    revision: await findGalleryRevision(tx, tenantId, productId),
+    entries,
+  };
   const now = services.clock.now();
   const changes: GalleryEntryChange[] = staged.map((entry) => ({
     id: entry.id,
