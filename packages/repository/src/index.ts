@@ -337,6 +337,7 @@ export {
   markMediaDraftApplied,
   type NewMediaDraft,
   notifyMediaDrafts,
+  renewMediaDraftLease,
   settleMediaDraft,
 } from './queries/media-drafts.ts';
 export {

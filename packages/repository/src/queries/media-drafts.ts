@@ -88,6 +88,27 @@ export function claimDueMediaDrafts(
   return mediaDraftLease.claim(tx, { owner, leaseMs, limit });
 }
 
+/**
+ * Extends `owner`'s lease on a pending draft to `leaseMs` from now (database clock), right before
+ * its provider call; false when the lease was lost meanwhile.
+ */
+export async function renewMediaDraftLease(
+  tx: Executor,
+  owner: string,
+  tenantId: string,
+  id: string,
+  leaseMs: number,
+): Promise<boolean> {
+  return (
+    (await mediaDraftLease.renew(
+      tx,
+      owner,
+      leaseMs,
+      inTenant(mediaDrafts, tenantId, eq(mediaDrafts.id, id)),
+    )) === 1
+  );
+}
+
 /** What a worker's call came to: a private PNG to review, or a failure. */
 export type MediaDraftOutcome =
   | {

@@ -5,6 +5,7 @@ import {
   type MediaDraftFailureJson,
   type MediaDraftOutcome,
   type MediaDraftRow,
+  renewMediaDraftLease,
   settleMediaDraft,
   settleReceipts,
 } from '@cartwright/repository';
@@ -14,7 +15,7 @@ import { findSourceImage } from './drafts.ts';
 import { IMAGE_LIMITS, type ImageLimits, reencodeAsPng } from './images.ts';
 
 // The media worker's round (decision 0044). A pending draft is claimed with the one lease
-// mechanism for longer than a provider call may take; its one provider call is recorded as an
+// mechanism for longer than a provider call may take (renewed again right before its call); its one provider call is recorded as an
 // effect receipt (`media:<draft id>`) in a committed transaction BEFORE it is made, and no
 // transaction is open during the call. The answer is decided afterwards: an image that decodes
 // within the limits is re-encoded as PNG, kept in the private blob store, and the draft is ready;
@@ -49,6 +50,11 @@ export function draftReceiptKey(draftId: string): string {
 
 class LeaseLost extends Error {}
 
+/** How long a draft is leased: the host's lease plus the provider's deadline, so a call never outlives it. */
+function leaseMsOf(services: Services, options: MediaRoundOptions): number {
+  return options.leaseMs + services.imageProvider.timeoutMs;
+}
+
 /** Before the call: the draft settled already (no call), or the call to make. */
 type Started =
   | { readonly outcome: MediaDraftOutcome; readonly request: null }
@@ -56,9 +62,8 @@ type Started =
 
 /** Claims due drafts and settles each one's provider call, one draft at a time (bounded memory). */
 export async function runDueMediaDrafts(services: Services, options: MediaRoundOptions): Promise<MediaRound> {
-  const leaseMs = options.leaseMs + services.imageProvider.timeoutMs;
   const claimed = await services.database.transaction((tx) =>
-    claimDueMediaDrafts(tx, options.owner, leaseMs, options.limit),
+    claimDueMediaDrafts(tx, options.owner, leaseMsOf(services, options), options.limit),
   );
   let ready = 0;
   let lost = 0;
@@ -115,6 +120,10 @@ async function runDraft(
       request = { mode: 'optimize', instruction: draft.instruction, image: source.value };
     } else {
       request = { mode: 'generate', instruction: draft.instruction };
+    }
+    // The lease must outlive this call whatever the drafts before it in the round took.
+    if (!(await renewMediaDraftLease(tx, options.owner, tenantId, draft.id, leaseMsOf(services, options)))) {
+      throw new LeaseLost();
     }
     await insertPendingEffectReceipts(tx, [{ tenantId, key, scope: 'media', scopeId: draft.id }]);
     return { outcome: null, request };
