@@ -325,6 +325,34 @@ describe('the channel form', () => {
     expect(after.overrides.deliveryCountries).toBeUndefined();
   });
 
+  it('lists a switch changed meanwhile when a save is stale, and keeps the entered text', async () => {
+    const b = browser();
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const path = `/admin/settings/channels/${mainChannel}?language=en`;
+    const fields = formFields((await b.request('GET', path)).html);
+    // Someone switches the invoice off through the API.
+    const current = (await staff('GET', `/api/merchant/commerce/channels/${mainChannel}`)).body as {
+      revision: number;
+      baseRevision: number;
+      channel: Record<string, unknown>;
+    };
+    const { languages: _, ...channel } = current.channel;
+    const other = await staff('PUT', `/api/merchant/commerce/channels/${mainChannel}`, {
+      revision: current.revision,
+      baseRevision: current.baseRevision,
+      channel,
+      overrides: { paymentMethods: { [SELLABLE.invoice]: { active: false } } },
+    });
+    expect(other.status).toBe(200);
+    fields[`text:shippingMethods.${parcel}.description`] = 'Two days';
+    const stale = await b.request('POST', path, fields);
+    expect(stale.status).toBe(409);
+    expect(stale.html).toContain('Someone else saved first');
+    expect(stale.html).toContain('Invoice is offered in this channel: now “no”, before “yes”');
+    expect(stale.html).toContain('>Two days</textarea>');
+    expect((await channelRead('en')).effective.shippingMethods[parcel]!.description).toBeNull();
+  });
+
   it('answers an unknown channel with 404 and a language the shop has not enabled with the operation’s refusal', async () => {
     const b = browser();
     expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);

@@ -289,13 +289,33 @@ export function overridesAfter(read: ChannelRead, changes: FormChanges): Record<
   return overrides;
 }
 
-/** The texts whose stored value differs between two reads (a stale save's "what changed"). */
-export function changedTexts(
+/**
+ * Every field of the form with the value it is rendered with, as its `was:` field carries it:
+ * texts as written, switches as `true`/`false`, the delivery countries as their joined codes.
+ */
+export function renderedValues(entries: readonly FormEntry[], delivery: DeliveryChoice): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const entry of entries) {
+    for (const text of entry.texts) values.set(text.key, text.value);
+    if (entry.active) values.set(entry.active.key, String(entry.active.value));
+  }
+  values.set(
+    delivery.key,
+    delivery.countries
+      .filter((country) => country.chosen)
+      .map((country) => country.code)
+      .join(','),
+  );
+  return values;
+}
+
+/** The fields whose stored value changed since the form was rendered (a stale save's "what changed"). */
+export function changedFields(
   before: ReadonlyMap<string, string>,
-  now: readonly FormText[],
+  now: ReadonlyMap<string, string>,
 ): { key: string; before: string; now: string }[] {
-  return now.flatMap((text) => {
-    const was = before.get(text.key);
-    return was !== undefined && was !== text.value ? [{ key: text.key, before: was, now: text.value }] : [];
+  return [...now].flatMap(([key, value]) => {
+    const was = before.get(key);
+    return was !== undefined && was !== value ? [{ key, before: was, now: value }] : [];
   });
 }

@@ -79,6 +79,8 @@ const en = {
   'error.csrf': 'The form could not be checked. Reload the page and try again.',
   'error.notFound': 'This page does not exist.',
   'empty.text': '(empty)',
+  'value.yes': 'yes',
+  'value.no': 'no',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -162,6 +164,8 @@ export const catalogs = {
       'Das Formular konnte nicht geprüft werden. Laden Sie die Seite neu und versuchen Sie es erneut.',
     'error.notFound': 'Diese Seite gibt es nicht.',
     'empty.text': '(leer)',
+    'value.yes': 'ja',
+    'value.no': 'nein',
   },
   es: {
     appName: 'Administración de Cartwright',
@@ -238,6 +242,8 @@ export const catalogs = {
     'error.csrf': 'No se pudo comprobar el formulario. Recargue la página e inténtelo de nuevo.',
     'error.notFound': 'Esta página no existe.',
     'empty.text': '(vacío)',
+    'value.yes': 'sí',
+    'value.no': 'no',
   },
   fr: {
     appName: 'Administration Cartwright',
@@ -315,6 +321,8 @@ export const catalogs = {
     'error.csrf': 'Le formulaire n’a pas pu être vérifié. Rechargez la page et réessayez.',
     'error.notFound': 'Cette page n’existe pas.',
     'empty.text': '(vide)',
+    'value.yes': 'oui',
+    'value.no': 'non',
   },
 } as const satisfies Record<Locale, Messages>;
 

@@ -18,13 +18,14 @@ import type { JSX } from 'hono/jsx/jsx-runtime';
 import { ADMIN_ASSETS, ASSET_CACHE } from './assets.ts';
 import {
   type ChannelRead,
-  changedTexts,
+  changedFields,
   channelFieldsOf,
   deliveryOf,
   type FormChanges,
   formChanges,
   formEntries,
   overridesAfter,
+  renderedValues,
 } from './channel-form.ts';
 import { type Locale, type MessageKey, pickLocale, translator } from './i18n.ts';
 import type { PageContext } from './layout.tsx';
@@ -396,22 +397,40 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
       );
     }
     if (saved.code === 'STALE_REVISION') {
-      // What changed since the form was rendered: the texts it was rendered with (`was:`) against now.
+      // What changed since the form was rendered: the values it was rendered with (`was:`) against now.
+      const delivery = deliveryOf(read.value);
+      const now = renderedValues(entries, delivery);
       const before = new Map<string, string>();
-      for (const text of texts) {
-        const was = form[`was:${text.key}`];
-        if (typeof was === 'string') before.set(text.key, was);
+      for (const key of now.keys()) {
+        const was = form[`was:${key}`];
+        if (typeof was === 'string') before.set(key, was);
       }
-      const changed = changedTexts(before, texts);
+      const changed = changedFields(before, now);
       const t = context.t;
+      const entryOf = (key: string) =>
+        entries.find((candidate) => key.startsWith(`${candidate.area}.${candidate.id}.`));
       const labelOf = (key: string) => {
-        const entry = formEntries(read.value).find((candidate) =>
-          candidate.texts.some((text) => text.key === key),
-        );
+        if (key === delivery.key) return t.t('channel.delivery');
+        const title = entryOf(key)?.title ?? key;
         const field = key.split('.')[2];
+        if (field === 'active') return t.t('field.active', { method: title });
+        if (field === 'label') return t.t('field.labelOf', { label: title });
         return field === 'description'
-          ? t.t('field.descriptionOf', { method: entry?.title ?? key })
-          : t.t('field.nameOf', { method: entry?.title ?? key });
+          ? t.t('field.descriptionOf', { method: title })
+          : t.t('field.nameOf', { method: title });
+      };
+      const shown = (key: string, value: string) => {
+        if (key.endsWith('.active')) return t.t(value === 'true' ? 'value.yes' : 'value.no');
+        if (key === delivery.key) {
+          const names = new Map(delivery.countries.map((country) => [country.code, country.name]));
+          return value === ''
+            ? t.t('empty.text')
+            : value
+                .split(',')
+                .map((code) => names.get(code) ?? code)
+                .join(', ');
+        }
+        return value;
       };
       const empty = (text: string) => (text === '' ? t.t('empty.text') : text);
       return channelPage(c, context, read.value, {
@@ -426,8 +445,8 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
               : changed.map((item) =>
                   t.t('stale.field', {
                     field: labelOf(item.key),
-                    now: empty(item.now),
-                    before: empty(item.before),
+                    now: empty(shown(item.key, item.now)),
+                    before: empty(shown(item.key, item.before)),
                   }),
                 )),
             t.t('stale.retry'),
