@@ -199,6 +199,16 @@ describe('image drafts over HTTP', () => {
     expect(content.status).toBe(200);
     const shown = await imagePixels(new Uint8Array(await content.arrayBuffer()));
     expect(Buffer.from(shown.rgba).equals(Buffer.from(call0.output!.rgba))).toBe(true);
+    // Each step is an outbox event of the shop (flows can start from them).
+    const events = expectOk(await call('GET', '/api/events?limit=100'));
+    const mine = (events.items as { name: string; payload: { draftId?: string } }[])
+      .filter((event) => event.payload.draftId === created.id)
+      .map((event) => event.name);
+    expect(mine).toEqual([
+      'catalog.media.draft.created',
+      'catalog.media.draft.ready',
+      'catalog.media.draft.applied',
+    ]);
     // The same draft cannot be applied twice.
     const again = await call('POST', `/api/merchant/media/jobs/${created.id}/apply`, {
       body: { revision: product.revision },

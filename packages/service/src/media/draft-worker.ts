@@ -9,6 +9,7 @@ import {
   settleMediaDraft,
   settleReceipts,
 } from '@cartwright/repository';
+import { type Actor, recordEvent } from '../kernel/events.ts';
 import type { ImageProviderRequest } from '../kernel/image-provider.ts';
 import type { Services } from '../kernel/services.ts';
 import { findSourceImage } from './drafts.ts';
@@ -49,6 +50,9 @@ export function draftReceiptKey(draftId: string): string {
 }
 
 class LeaseLost extends Error {}
+
+/** Who records the worker's events. */
+const WORKER: Actor = { kind: 'system', process: 'media-worker' };
 
 /** How long a draft is leased: the host's lease plus the provider's deadline, so a call never outlives it. */
 function leaseMsOf(services: Services, options: MediaRoundOptions): number {
@@ -100,7 +104,7 @@ async function runDraft(
             'The worker drawing this draft stopped during its provider call; the call is not repeated. Create a new draft.',
         },
       };
-      await settle(tx, options.owner, draft, outcome, key);
+      await settle(tx, services, options.owner, draft, outcome, key);
       return { outcome, request: null };
     }
     let request: ImageProviderRequest;
@@ -115,6 +119,11 @@ async function runDraft(
           },
         };
         if (!(await settleMediaDraft(tx, options.owner, tenantId, draft.id, outcome))) throw new LeaseLost();
+        await recordEvent(tx, services, tenantId, WORKER, 'catalog.media.draft.failed', {
+          productId: draft.productId,
+          draftId: draft.id,
+          code: outcome.failure.code,
+        });
         return { outcome, request: null };
       }
       request = { mode: 'optimize', instruction: draft.instruction, image: source.value };
@@ -161,20 +170,29 @@ async function runDraft(
     } else {
       outcome = { status: 'failed', failure: failure! };
     }
-    await settle(tx, options.owner, draft, outcome, key);
+    await settle(tx, services, options.owner, draft, outcome, key);
     return outcome;
   });
 }
 
-/** Writes the draft's outcome under its lease (rolling back when it was lost) and settles its receipt. */
+/**
+ * Writes the draft's outcome under its lease (rolling back when it was lost), settles its receipt
+ * and records `catalog.media.draft.ready` or `.failed`.
+ */
 async function settle(
   tx: Parameters<typeof settleMediaDraft>[0],
+  services: Services,
   owner: string,
   draft: MediaDraftRow,
   outcome: MediaDraftOutcome,
   key: string,
 ): Promise<void> {
   if (!(await settleMediaDraft(tx, owner, draft.tenantId, draft.id, outcome))) throw new LeaseLost();
+  await recordEvent(tx, services, draft.tenantId, WORKER, `catalog.media.draft.${outcome.status}`, {
+    productId: draft.productId,
+    draftId: draft.id,
+    ...(outcome.status === 'failed' ? { code: outcome.failure.code } : {}),
+  });
   await settleReceipts(tx, [
     {
       tenantId: draft.tenantId,

@@ -188,8 +188,8 @@ export const applyMediaDraft = defineOperation({
   readOnly: false,
   input: v.object({ id: Uuid, revision: Revision }),
   output: v.object({ draft: MediaDraft, galleryEntryId: Uuid }),
-  async handler({ services, tenantId }, input) {
-    const applied = await applyDraft(services, tenantId, input.id, input.revision);
+  async handler({ services, tenantId, principal }, input) {
+    const applied = await applyDraft(services, tenantId, principal, input.id, input.revision);
     return applied.ok
       ? ok({ draft: draftView(applied.value.draft), galleryEntryId: applied.value.galleryEntryId })
       : applied;

@@ -15,6 +15,7 @@ import {
 } from '@cartwright/repository';
 import { actorOf, type Principal } from '../kernel/auth.ts';
 import { fail, ok, type Result } from '../kernel/errors.ts';
+import { recordEvent } from '../kernel/events.ts';
 import type { FileContent } from '../kernel/registry.ts';
 import type { Services } from '../kernel/services.ts';
 import { readMediaAsset } from './assets.ts';
@@ -128,6 +129,11 @@ export async function createDraft(
         createdAt: now,
         updatedAt: now,
       });
+      await recordEvent(tx, services, tenantId, actorOf(principal), 'catalog.media.draft.created', {
+        productId: draft.productId,
+        draftId: draft.id,
+        mode: draft.mode,
+      });
       await notifyMediaDrafts(tx);
       return ok(draft);
     });
@@ -221,6 +227,7 @@ export interface AppliedDraft {
 export async function applyDraft(
   services: Services,
   tenantId: string,
+  principal: Principal,
   id: string,
   revision: number,
 ): Promise<Result<AppliedDraft>> {
@@ -266,6 +273,11 @@ export async function applyDraft(
       // The row is locked above, so only a bug reaches this.
       throw new Error(`media draft ${id} left the ready state under its lock`);
     }
+    await recordEvent(tx, services, tenantId, actorOf(principal), 'catalog.media.draft.applied', {
+      productId: draft.productId,
+      draftId: draft.id,
+      galleryEntryId: entryId,
+    });
     return ok({
       draft: { ...draft, status: 'applied', galleryEntryId: entryId, appliedAt: at, updatedAt: at },
       galleryEntryId: entryId,
