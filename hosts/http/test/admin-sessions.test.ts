@@ -228,9 +228,14 @@ describe('the shop switcher', () => {
     expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
     const single = await b.request('GET', '/admin');
     expect(single.html).not.toContain('name="tenantId"');
-    // Signed in, the sign-in page adds a shop to the same session.
+    // Signed in, the sign-in page adds a shop to the same session, under a new secret.
+    const unrotated = b.jar.get('cw_admin');
     const add = await b.post('/admin/sign-in', '/admin/sign-in', { token: tokenB });
     expect(add.status).toBe(303);
+    expect(b.jar.get('cw_admin')).not.toBe(unrotated);
+    expect((await h.app.request('/admin', { headers: { cookie: `cw_admin=${unrotated}` } })).status).toBe(
+      303,
+    );
     const home = await b.request('GET', '/admin');
     expect(home.html).toContain(`value="${h.shopA.tenantId}"`);
     expect(home.html).toContain(`value="${h.shopB.tenantId}"`);

@@ -29,6 +29,7 @@ export {
   listAdminSessionShops,
   listExpiredAdminSessions,
   listUserShops,
+  rotateAdminSessionSecret,
   setAdminSessionShop,
   setUserPassword,
   upsertAdminSessionShop,

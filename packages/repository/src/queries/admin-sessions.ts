@@ -29,6 +29,15 @@ export async function setAdminSessionShop(tx: Executor, sessionId: string, tenan
   await tx.update(adminSessions).set({ currentTenantId: tenantId }).where(eq(adminSessions.id, sessionId));
 }
 
+/** Gives a session a new secret (each sign-in rotates it, so a cookie known before sign-in opens nothing after). */
+export async function rotateAdminSessionSecret(
+  tx: Executor,
+  sessionId: string,
+  secretHash: string,
+): Promise<void> {
+  await tx.update(adminSessions).set({ secretHash }).where(eq(adminSessions.id, sessionId));
+}
+
 /** Deletes a session row; its shops are deleted shop by shop by the caller (`deleteAdminSessionShop`). */
 export async function deleteAdminSession(tx: Executor, sessionId: string): Promise<boolean> {
   const rows = await tx

@@ -13,6 +13,7 @@ import {
   listAdminSessionShops,
   listExpiredAdminSessions,
   listUserShops,
+  rotateAdminSessionSecret,
   setAdminSessionShop,
   setUserPassword,
   upsertAdminSessionShop,
@@ -102,8 +103,8 @@ async function endSession(tx: Executor, services: Services, row: AdminSessionRow
 
 /**
  * Signs in with a personal token. With the cookie of a live session of the same person, the
- * token's shop joins that session (the switcher then offers it); otherwise a new session starts
- * (a session of another person in this browser ends).
+ * token's shop joins that session (the switcher then offers it) under a new secret; otherwise a
+ * new session starts (a session of another person in this browser ends).
  */
 export async function signInWithToken(
   services: Services,
@@ -123,7 +124,9 @@ export async function signInWithToken(
     const joins = current && current.userId === userId && current.expiresAt > now;
     if (current && !joins) await endSession(tx, services, current);
     await sweepExpired(tx, services, userId, now);
-    const secret = joins ? currentSecret! : newSecret();
+    // A new secret on every sign-in, also when the shop joins the live session.
+    const secret = newSecret();
+    if (joins) await rotateAdminSessionSecret(tx, current!.id, hashToken(secret));
     const row = joins
       ? current!
       : await insertAdminSession(tx, {
