@@ -158,27 +158,41 @@ describe('outsideServicesOf', () => {
       'APP_SERVICES',
       'APP_WEBHOOKS_ALLOW_HTTP',
       'APP_WEBHOOK_KEYS',
+      'IMAGE_GENERATION_ENABLED',
       'MAIL_FROM',
+      'MEDIA_URL_ALLOW_LOOPBACK',
+      'MEDIA_URL_TIMEOUT_MS',
       'PROVIDER_ACCOUNTS',
+      'PROVIDER_API_KEY',
+      'PROVIDER_BASE_URL',
       'PROVIDER_CONTRACT_BASE_URL',
+      'PROVIDER_IMAGE_MODEL',
       'PROVIDER_SANDBOX_ACCOUNTS',
       'PUBLIC_BASE_URL',
       'SMTP_URL',
     ]);
   });
 
-  it('answers the four outside services; the sandbox closes (no thread was started)', async () => {
-    const outside = outsideServicesOf(
-      config({ loyalty: { baseUrl: 'https://l.example', credential: CREDENTIAL } }),
-    );
+  it('answers every outside service; the sandbox closes (no thread was started)', async () => {
+    const outside = outsideServicesOf({
+      ...config({ loyalty: { baseUrl: 'https://l.example', credential: CREDENTIAL } }),
+      IMAGE_GENERATION_ENABLED: 'true',
+      PROVIDER_API_KEY: CREDENTIAL,
+    });
     expect(Object.keys(outside).sort()).toEqual([
       'appServices',
       'appWebhooks',
+      'imageProvider',
       'mail',
+      'mediaUrls',
       'payments',
       'sandbox',
     ]);
     expect(outside.appServices.isConfigured('loyalty')).toBe(true);
+    expect(outside.imageProvider.info()).toEqual({ available: true, model: 'gpt-image-1' });
+    const off = outsideServicesOf({});
+    expect(off.imageProvider.info()).toEqual({ available: false, model: null });
+    await off.sandbox.close();
     expect(outside.payments.publicBaseUrl).toBeNull();
     expect(outside.mail.from).toBeNull();
     await outside.sandbox.close();
@@ -197,5 +211,8 @@ describe('outsideServicesOf', () => {
   it('stops at the first bad variable, naming it', () => {
     expect(() => outsideServicesOf({ APP_SERVICES: '[]' })).toThrow(AppServicesConfigError);
     expect(() => outsideServicesOf({ SMTP_URL: 'smtp://mail.example' })).toThrow(/^Invalid MAIL_FROM/);
+    expect(() => outsideServicesOf({ IMAGE_GENERATION_ENABLED: 'true' })).toThrow(
+      /^Invalid PROVIDER_API_KEY/,
+    );
   });
 });
