@@ -1,4 +1,10 @@
-import { noAppServices, noAppWebhooks, noMailer, noPaymentProvider } from '@cartwright/service';
+import {
+  noAppServices,
+  noAppWebhooks,
+  noImageProvider,
+  noMailer,
+  noPaymentProvider,
+} from '@cartwright/service';
 import { describe, expect, it } from 'vitest';
 import { readWorkerEnv, WORKER_ROLES } from '../src/index.ts';
 
@@ -22,6 +28,8 @@ describe('readWorkerEnv', () => {
           mail: { mailer: noMailer, from: null },
           appServices: noAppServices,
           appWebhooks: noAppWebhooks,
+          imageProvider: noImageProvider,
+          mediaUrls: { allowLoopback: false, timeoutMs: 10_000 },
           sandbox: lazySandbox,
         },
       },
@@ -54,6 +62,8 @@ describe('readWorkerEnv', () => {
           mail: { mailer: noMailer, from: null },
           appServices: noAppServices,
           appWebhooks: noAppWebhooks,
+          imageProvider: noImageProvider,
+          mediaUrls: { allowLoopback: false, timeoutMs: 10_000 },
           sandbox: lazySandbox,
         },
       },
