@@ -330,6 +330,30 @@ describe('the channel form', () => {
     expect(after.overrides.deliveryCountries).toBeUndefined();
   });
 
+  it('pauses and resumes the channel (its own field) and keeps its other fields', async () => {
+    const b = browser();
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const path = `/admin/settings/channels/${mainChannel}?language=en`;
+    const fields = formFields((await b.request('GET', path)).html);
+    expect(fields['was:channel.paused']).toBe('false');
+    const before = (await staff('GET', `/api/merchant/commerce/channels/${mainChannel}`)).body as {
+      channel: Record<string, unknown>;
+    };
+    expect((await b.request('POST', path, { ...fields, 'on:channel.paused': 'on' })).status).toBe(303);
+    const paused = (await staff('GET', `/api/merchant/commerce/channels/${mainChannel}`)).body as {
+      channel: Record<string, unknown>;
+    };
+    expect(paused.channel).toEqual({ ...before.channel, paused: true });
+    const again = formFields((await b.request('GET', path)).html);
+    expect(again['on:channel.paused']).toBe('on');
+    delete again['on:channel.paused'];
+    expect((await b.request('POST', path, again)).status).toBe(303);
+    const resumed = (await staff('GET', `/api/merchant/commerce/channels/${mainChannel}`)).body as {
+      channel: Record<string, unknown>;
+    };
+    expect(resumed.channel).toEqual(before.channel);
+  });
+
   it('lists a switch changed meanwhile when a save is stale, and keeps the entered text', async () => {
     const b = browser();
     expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);

@@ -160,13 +160,28 @@ export function formEntries(read: ChannelRead): FormEntry[] {
   return entries;
 }
 
-/** The channel's own fields as a save sends them back unchanged (the main channel sends no languages). */
-export function channelFieldsOf(read: ChannelRead): Record<string, unknown> {
+/** The channel's own switches the form edits (its own fields: not inherited, so no provenance). */
+export const OWN_SWITCHES = ['paused', 'private'] as const;
+export type OwnSwitch = (typeof OWN_SWITCHES)[number];
+
+export function ownSwitchesOf(read: ChannelRead): Record<OwnSwitch, boolean> {
+  return { paused: read.channel.paused === true, private: read.channel.private === true };
+}
+
+/**
+ * The channel's own fields as a save sends them: as read (the main channel sends no languages),
+ * with the form's changed switches.
+ */
+export function channelFieldsOf(read: ChannelRead, changes?: FormChanges): Record<string, unknown> {
   const keep = ['name', 'mode', 'paused', 'private', 'languages', 'domains', 'catalog', 'navigation'];
   const fields: Record<string, unknown> = {};
   for (const key of keep) {
     if (key === 'languages' && read.isMain) continue;
     if (read.channel[key] !== undefined) fields[key] = read.channel[key];
+  }
+  for (const name of OWN_SWITCHES) {
+    const changed = changes?.switches.get(`channel.${name}`);
+    if (changed !== undefined) fields[name] = changed;
   }
   return fields;
 }
@@ -200,10 +215,12 @@ export function formChanges(
     if (typeof value !== 'string' || typeof was !== 'string') continue;
     if (value !== was) set.set(key, value.slice(0, 2000));
   }
-  for (const entry of entries) {
-    if (!entry.active) continue;
-    const { key } = entry.active;
-    known.add(key);
+  const switchKeys = [
+    ...entries.flatMap((entry) => (entry.active ? [entry.active.key] : [])),
+    ...OWN_SWITCHES.map((name) => `channel.${name}`),
+  ];
+  for (const key of switchKeys) {
+    if (!key.startsWith('channel.')) known.add(key);
     const was = body[`was:${key}`];
     if (was !== 'true' && was !== 'false') continue;
     const value = body[`on:${key}`] === 'on';
@@ -279,7 +296,7 @@ export function overridesAfter(read: ChannelRead, changes: FormChanges): Record<
     const field = key.split('.')[2];
     apply(key, value === '' && field !== 'description' ? undefined : value);
   }
-  for (const [key, value] of changes.switches) toggle(key, value);
+  for (const [key, value] of changes.switches) if (!key.startsWith('channel.')) toggle(key, value);
   if (changes.delivery) overrides.deliveryCountries = [...changes.delivery];
   for (const key of changes.reset) {
     if (key === 'deliveryCountries') delete overrides.deliveryCountries;
@@ -293,8 +310,13 @@ export function overridesAfter(read: ChannelRead, changes: FormChanges): Record<
  * Every field of the form with the value it is rendered with, as its `was:` field carries it:
  * texts as written, switches as `true`/`false`, the delivery countries as their joined codes.
  */
-export function renderedValues(entries: readonly FormEntry[], delivery: DeliveryChoice): Map<string, string> {
+export function renderedValues(
+  entries: readonly FormEntry[],
+  delivery: DeliveryChoice,
+  own: Record<OwnSwitch, boolean>,
+): Map<string, string> {
   const values = new Map<string, string>();
+  for (const name of OWN_SWITCHES) values.set(`channel.${name}`, String(own[name]));
   for (const entry of entries) {
     for (const text of entry.texts) values.set(text.key, text.value);
     if (entry.active) values.set(entry.active.key, String(entry.active.value));

@@ -1,5 +1,12 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import type { DeliveryChoice, FormEntry, FormText, Provenance } from './channel-form.ts';
+import {
+  type DeliveryChoice,
+  type FormEntry,
+  type FormText,
+  OWN_SWITCHES,
+  type OwnSwitch,
+  type Provenance,
+} from './channel-form.ts';
 import type { MessageKey } from './i18n.ts';
 import { CsrfField, Layout, Message, type PageContext } from './layout.tsx';
 
@@ -351,6 +358,46 @@ function TextField({
   );
 }
 
+/** The channel's own switches (paused, private): its own fields, not inherited, so no provenance. */
+function OwnFields({
+  page,
+  own,
+  editable,
+}: {
+  page: PageContext;
+  own: Record<OwnSwitch, boolean>;
+  editable: boolean;
+}) {
+  const { t } = page;
+  const label = (name: OwnSwitch) => t.t(name === 'paused' ? 'field.paused' : 'field.private');
+  return (
+    <section aria-labelledby="area-own">
+      <h2 id="area-own">{t.t('channel.own')}</h2>
+      <fieldset class="card">
+        <legend>{t.t('channel.own')}</legend>
+        {OWN_SWITCHES.map((name) =>
+          editable ? (
+            <div class="field field-row" data-field={`channel.${name}`}>
+              <input
+                type="checkbox"
+                id={`f-channel-${name}`}
+                name={`on:channel.${name}`}
+                checked={own[name]}
+              />
+              <label for={`f-channel-${name}`}>{label(name)}</label>
+              <input type="hidden" name={`was:channel.${name}`} value={String(own[name])} />
+            </div>
+          ) : (
+            <p data-field={`channel.${name}`}>
+              {label(name)}: {t.t(own[name] ? 'value.yes' : 'value.no')}
+            </p>
+          ),
+        )}
+      </fieldset>
+    </section>
+  );
+}
+
 export interface ChannelPageProps {
   readonly page: PageContext;
   readonly channelId: string;
@@ -362,6 +409,7 @@ export interface ChannelPageProps {
   readonly baseRevision: number;
   readonly entries: readonly FormEntry[];
   readonly delivery: DeliveryChoice;
+  readonly own: Record<OwnSwitch, boolean>;
   readonly editable: boolean;
   /** After a save: the message to show. */
   readonly notice?: { kind: 'ok' | 'error' | 'warning'; text: string; items?: readonly string[] } | undefined;
@@ -419,6 +467,7 @@ export function ChannelPage(props: ChannelPageProps) {
   });
   const body = (
     <>
+      <OwnFields page={page} own={props.own} editable={editable} />
       {sections}
       <DeliveryFields page={page} delivery={props.delivery} language={language} editable={editable} />
     </>

@@ -25,6 +25,7 @@ import {
   formChanges,
   formEntries,
   overridesAfter,
+  ownSwitchesOf,
   renderedValues,
 } from './channel-form.ts';
 import { type Locale, type MessageKey, pickLocale, translator } from './i18n.ts';
@@ -327,6 +328,7 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
         baseRevision={read.baseRevision}
         entries={formEntries(read)}
         delivery={deliveryOf(read)}
+        own={ownSwitchesOf(read)}
         editable={context.session!.principal.permissions.has('settings.write')}
         notice={extra.notice}
         entered={extra.entered}
@@ -381,7 +383,7 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
       revision: Number.isInteger(revision) ? revision : -1,
       baseRevision: Number.isInteger(baseRevision) ? baseRevision : -1,
       language: read.value.language,
-      channel: channelFieldsOf(read.value),
+      channel: channelFieldsOf(read.value, changes),
       overrides: overridesAfter(read.value, changes),
     });
     const entered = new Map<string, string>();
@@ -399,7 +401,7 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
     if (saved.code === 'STALE_REVISION') {
       // What changed since the form was rendered: the values it was rendered with (`was:`) against now.
       const delivery = deliveryOf(read.value);
-      const now = renderedValues(entries, delivery);
+      const now = renderedValues(entries, delivery, ownSwitchesOf(read.value));
       const before = new Map<string, string>();
       for (const key of now.keys()) {
         const was = form[`was:${key}`];
@@ -411,6 +413,8 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
         entries.find((candidate) => key.startsWith(`${candidate.area}.${candidate.id}.`));
       const labelOf = (key: string) => {
         if (key === delivery.key) return t.t('channel.delivery');
+        if (key === 'channel.paused') return t.t('field.paused');
+        if (key === 'channel.private') return t.t('field.private');
         const title = entryOf(key)?.title ?? key;
         const field = key.split('.')[2];
         if (field === 'active') return t.t('field.active', { method: title });
@@ -420,7 +424,9 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
           : t.t('field.nameOf', { method: title });
       };
       const shown = (key: string, value: string) => {
-        if (key.endsWith('.active')) return t.t(value === 'true' ? 'value.yes' : 'value.no');
+        if (key.endsWith('.active') || key.startsWith('channel.')) {
+          return t.t(value === 'true' ? 'value.yes' : 'value.no');
+        }
         if (key === delivery.key) {
           const names = new Map(delivery.countries.map((country) => [country.code, country.name]));
           return value === ''
