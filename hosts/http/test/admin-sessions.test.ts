@@ -330,6 +330,32 @@ describe('the channel form', () => {
     expect(after.overrides.deliveryCountries).toBeUndefined();
   });
 
+  it('writes a tax label in the content language, titled by its tax class', async () => {
+    const b = browser();
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const path = `/admin/settings/channels/${mainChannel}?language=de`;
+    const page = await b.request('GET', path);
+    expect(page.html).toContain('Tax label Standard');
+    const key = `taxLabels.${SELLABLE.standardTax}.label`;
+    const fields = formFields(page.html);
+    expect(fields[`text:${key}`]).toBe('');
+    expect((await b.request('POST', path, { ...fields, [`text:${key}`]: 'MwSt. 19 %' })).status).toBe(303);
+    const read = (await channelRead('de')) as unknown as {
+      overrides: { taxLabels?: Record<string, unknown> };
+      provenance: Record<string, string>;
+    };
+    expect(read.overrides.taxLabels).toEqual({
+      [SELLABLE.standardTax]: { translations: { de: 'MwSt. 19 %' } },
+    });
+    expect(read.provenance[`/taxLabels/${SELLABLE.standardTax}/translations/de`]).toBe('overridden');
+    const shown = await b.request('GET', path);
+    expect(shown.html).toContain('Tax label MwSt. 19 %');
+    expect((await b.request('POST', path, { ...formFields(shown.html), reset: key })).status).toBe(303);
+    expect(
+      ((await channelRead('de')) as unknown as { overrides: Record<string, unknown> }).overrides.taxLabels,
+    ).toBeUndefined();
+  });
+
   it('pauses and resumes the channel (its own field) and keeps its other fields', async () => {
     const b = browser();
     expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);

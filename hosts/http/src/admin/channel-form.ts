@@ -106,6 +106,17 @@ function pointerOf(area: TextArea, id: string, language: string, field: FormText
     : `/${area}/${escaped}/translations/${language}/${field}`;
 }
 
+/** A tax label's title: its label, else its tax class's name (content language, then main language). */
+function taxLabelTitle(read: ChannelRead, id: string, entry: Record<string, unknown>): string {
+  if (typeof entry.label === 'string' && entry.label !== '') return entry.label;
+  const classes = (read.effective.taxClasses ?? {}) as Record<
+    string,
+    { translations?: Record<string, { name?: string | null } | undefined> }
+  >;
+  const names = classes[id]?.translations ?? {};
+  return names[read.language]?.name ?? names[read.mainLanguage]?.name ?? id;
+}
+
 /** The form's entries: shipping methods, payment methods and tax labels, texts in `read.language`. */
 export function formEntries(read: ChannelRead): FormEntry[] {
   const language = read.language;
@@ -141,7 +152,7 @@ export function formEntries(read: ChannelRead): FormEntry[] {
       entries.push({
         area,
         id,
-        title: String((area === 'taxLabels' ? entry.label : entry.name) ?? id),
+        title: area === 'taxLabels' ? taxLabelTitle(read, id, entry) : String(entry.name ?? id),
         provenance: read.provenance[`/${area}/${id}`],
         prices,
         texts,
