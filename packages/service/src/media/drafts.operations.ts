@@ -122,7 +122,11 @@ export const createMediaDraft = defineOperation({
       v.maxLength(MAX_INSTRUCTION_LENGTH, `at most ${MAX_INSTRUCTION_LENGTH} characters`),
     ),
     idempotencyKey: v.optional(
-      v.pipe(v.string(), v.regex(/^[\x21-\x7e]{8,200}$/, 'expected 8 to 200 visible ASCII characters')),
+      v.pipe(
+        v.string(),
+        v.maxLength(200),
+        v.regex(/^[\x21-\x7e]{8,200}$/, 'expected 8 to 200 visible ASCII characters'),
+      ),
     ),
   }),
   output: MediaDraft,
