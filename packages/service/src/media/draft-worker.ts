@@ -16,9 +16,9 @@ import { findSourceImage } from './drafts.ts';
 import { IMAGE_LIMITS, type ImageLimits, reencodeAsPng } from './images.ts';
 
 // The media worker's round (decision 0044). A pending draft is claimed with the one lease
-// mechanism for longer than a provider call may take (renewed again right before its call); its one provider call is recorded as an
-// effect receipt (`media:<draft id>`) in a committed transaction BEFORE it is made, and no
-// transaction is open during the call. The answer is decided afterwards: an image that decodes
+// mechanism for longer than a provider call may take (and renewed right before its call); its one
+// provider call is recorded as an effect receipt (`media:<draft id>`) in a committed transaction
+// BEFORE it is made, and no transaction is open during the call. The answer is decided afterwards: an image that decodes
 // within the limits is re-encoded as PNG, kept in the private blob store, and the draft is ready;
 // anything else fails the draft with a reason. Nothing is retried: a draft whose receipt is already
 // there when it is claimed (its worker was lost mid-call) fails, because its call's fate is unknown.
