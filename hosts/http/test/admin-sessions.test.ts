@@ -60,20 +60,20 @@ function browser(headers: Record<string, string> = {}) {
   };
 }
 
-/** The fields a browser would post from the page's channel form (hidden, text, textarea, checked boxes). */
+/** The fields a browser would post from the page's channel form (inputs, textareas, checked boxes). */
 function formFields(html: string): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
-    fields[match[1]!] = match[2]!;
-  }
-  for (const match of html.matchAll(/<input id="[^"]+" type="text" name="([^"]+)" value="([^"]*)"/g)) {
-    fields[match[1]!] = match[2]!;
+  const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+  for (const [tag] of html.matchAll(/<input\s[^>]*>/g)) {
+    const name = attribute(tag, 'name');
+    if (!name) continue;
+    const type = attribute(tag, 'type');
+    if (type === 'checkbox') {
+      if (/\schecked=""/.test(tag)) fields[name] = 'on';
+    } else fields[name] = attribute(tag, 'value') ?? '';
   }
   for (const match of html.matchAll(/<textarea id="[^"]+" name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) {
     fields[match[1]!] = match[2]!;
-  }
-  for (const match of html.matchAll(/<input type="checkbox" id="[^"]+" name="([^"]+)" checked=""/g)) {
-    fields[match[1]!] = 'on';
   }
   return fields;
 }
@@ -354,6 +354,42 @@ describe('the channel form', () => {
     expect(
       ((await channelRead('de')) as unknown as { overrides: Record<string, unknown> }).overrides.taxLabels,
     ).toBeUndefined();
+  });
+
+  it('overrides a shipping method’s prices with amounts as the UI language writes them, refuses a bad amount, resets', async () => {
+    const b = browser({ 'accept-language': 'de-DE' });
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const path = `/admin/settings/channels/${mainChannel}?language=de`;
+    const key = `shippingMethods.${parcel}.prices`;
+    const overrides = async () =>
+      ((await channelRead('de')) as unknown as { overrides: Record<string, unknown> }).overrides;
+    const before = await overrides();
+    const fields = formFields((await b.request('GET', path)).html);
+    expect(fields[`amount:${key}.EUR.gross`]).toBe('4,90');
+    expect(fields[`amount:${key}.EUR.net`]).toBe('4,12');
+    const bad = await b.request('POST', path, { ...fields, [`amount:${key}.EUR.gross`]: '5,555' });
+    expect(bad.status).toBe(422);
+    expect(bad.html).toContain('Ein Betrag ist keine Zahl');
+    expect(bad.html).toContain('value="5,555"');
+    expect(await overrides()).toEqual(before);
+    const saved = await b.request('POST', path, {
+      ...fields,
+      [`amount:${key}.EUR.gross`]: '5,50',
+      [`amount:${key}.EUR.net`]: ' 4,62 ',
+    });
+    expect(saved.status).toBe(303);
+    const read = (await channelRead('de')) as unknown as {
+      overrides: { shippingMethods?: Record<string, { prices?: unknown }> };
+      provenance: Record<string, string>;
+    };
+    expect(read.overrides.shippingMethods?.[parcel]?.prices).toEqual([
+      { currency: 'EUR', gross: 550, net: 462 },
+    ]);
+    expect(read.provenance[`/shippingMethods/${parcel}/prices`]).toBe('overridden');
+    const shown = await b.request('GET', path);
+    expect(shown.html).toContain('value="5,50"');
+    expect((await b.request('POST', path, { ...formFields(shown.html), reset: key })).status).toBe(303);
+    expect(await overrides()).toEqual(before);
   });
 
   it('pauses and resumes the channel (its own field) and keeps its other fields', async () => {

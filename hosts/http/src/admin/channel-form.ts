@@ -22,6 +22,56 @@ export interface ChannelRead {
 
 export type TextArea = 'shippingMethods' | 'paymentMethods' | 'taxLabels';
 
+/** A price in integer minor units. */
+export interface Price {
+  readonly currency: string;
+  readonly gross: number;
+  readonly net: number;
+}
+
+/** Prices as one comparable text (`was:` of the price field): `EUR:490:412|CHF:…`. */
+export function pricesText(prices: readonly Price[]): string {
+  return prices.map((price) => `${price.currency}:${price.gross}:${price.net}`).join('|');
+}
+
+/** The minor-unit digits of a currency (EUR 2, JPY 0, KWD 3), as Intl knows them. */
+export function currencyDigits(currency: string): number {
+  try {
+    return (
+      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
+      2
+    );
+  } catch {
+    return 2;
+  }
+}
+
+/** An amount as a person types it in `locale` ("4,90" in German, "4.90" in English) → minor units, or null. */
+export function parseAmount(text: string, locale: string, currency: string): number | null {
+  const decimal =
+    new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+  const group = decimal === ',' ? '.' : ',';
+  const plain = text
+    .replace(/[\s\u00a0\u202f]/g, '')
+    .split(group)
+    .join('')
+    .replace(decimal, '.');
+  const digits = currencyDigits(currency);
+  const match = /^(\d{1,12})(?:\.(\d+))?$/.exec(plain);
+  if (!match || (match[2] ?? '').length > digits) return null;
+  return Number(match[1]) * 10 ** digits + Number((match[2] ?? '').padEnd(digits, '0') || '0');
+}
+
+/** Minor units as the amount field shows them in `locale` (no currency sign, no grouping). */
+export function formatAmount(amount: number, locale: string, currency: string): string {
+  const digits = currencyDigits(currency);
+  return new Intl.NumberFormat(locale, {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+    useGrouping: false,
+  }).format(amount / 10 ** digits);
+}
+
 /** One text of the form in the content language. */
 export interface FormText {
   /** The form field's name: `<area>.<id>.<field>`. */
@@ -46,7 +96,9 @@ export interface FormEntry {
   /** Its name in the content language (with fallback), for labels. */
   readonly title: string;
   readonly provenance: Provenance | undefined;
-  readonly prices: readonly { currency: string; gross: number }[];
+  readonly prices: readonly Price[];
+  /** Shipping methods: the prices as a field (`<area>.<id>.prices`), with their provenance. */
+  readonly priceField?: { readonly key: string; readonly provenance: Provenance | undefined };
   readonly texts: readonly FormText[];
   /** Methods: whether the channel offers it (`<area>.<id>.active`), with its provenance. */
   readonly active?: {
@@ -146,9 +198,7 @@ export function formEntries(read: ChannelRead): FormEntry[] {
           provenance,
         };
       });
-      const prices = Array.isArray(entry.prices)
-        ? (entry.prices as { currency: string; gross: number }[])
-        : [];
+      const prices = Array.isArray(entry.prices) ? (entry.prices as Price[]) : [];
       entries.push({
         area,
         id,
@@ -156,6 +206,14 @@ export function formEntries(read: ChannelRead): FormEntry[] {
         provenance: read.provenance[`/${area}/${id}`],
         prices,
         texts,
+        ...(area === 'shippingMethods'
+          ? {
+              priceField: {
+                key: `${area}.${id}.prices`,
+                provenance: read.provenance[`/${area}/${id}/prices`],
+              },
+            }
+          : {}),
         ...(area === 'taxLabels'
           ? {}
           : {
@@ -203,6 +261,10 @@ export interface FormChanges {
   readonly switches: ReadonlyMap<string, boolean>;
   /** The delivery countries chosen, when they changed. */
   readonly delivery: readonly string[] | undefined;
+  /** Changed prices per price field key. */
+  readonly prices: ReadonlyMap<string, readonly Price[]>;
+  /** Amounts that are no amount (field names), when any. */
+  readonly invalid: readonly string[];
   readonly reset: ReadonlySet<string>;
 }
 
@@ -214,6 +276,7 @@ export function formChanges(
   body: Record<string, unknown>,
   entries: readonly FormEntry[],
   delivery: DeliveryChoice,
+  locale: string,
 ): FormChanges {
   const set = new Map<string, string>();
   const switches = new Map<string, boolean>();
@@ -237,6 +300,27 @@ export function formChanges(
     const value = body[`on:${key}`] === 'on';
     if (value !== (was === 'true')) switches.set(key, value);
   }
+  const prices = new Map<string, Price[]>();
+  const invalid: string[] = [];
+  for (const entry of entries) {
+    if (!entry.priceField) continue;
+    const { key } = entry.priceField;
+    known.add(key);
+    const was = body[`was:${key}`];
+    if (typeof was !== 'string') continue;
+    const rows: Price[] = [];
+    for (const price of entry.prices) {
+      const amounts = (['gross', 'net'] as const).map((kind) => {
+        const name = `amount:${key}.${price.currency}.${kind}`;
+        const text = body[name];
+        const amount = typeof text === 'string' ? parseAmount(text, locale, price.currency) : null;
+        if (amount === null) invalid.push(name);
+        return amount ?? 0;
+      });
+      rows.push({ currency: price.currency, gross: amounts[0]!, net: amounts[1]! });
+    }
+    if (pricesText(rows) !== was) prices.set(key, rows);
+  }
   let countries: string[] | undefined;
   const was = body[`was:${delivery.key}`];
   if (typeof was === 'string') {
@@ -246,7 +330,7 @@ export function formChanges(
   }
   const reset =
     typeof body.reset === 'string' && known.has(body.reset) ? new Set([body.reset]) : new Set<string>();
-  return { set, switches, delivery: countries, reset };
+  return { set, switches, delivery: countries, prices, invalid, reset };
 }
 
 function objectAt(parent: Record<string, unknown>, key: string): Record<string, unknown> {
@@ -309,10 +393,19 @@ export function overridesAfter(read: ChannelRead, changes: FormChanges): Record<
   }
   for (const [key, value] of changes.switches) if (!key.startsWith('channel.')) toggle(key, value);
   if (changes.delivery) overrides.deliveryCountries = [...changes.delivery];
+  for (const [key, rows] of changes.prices) {
+    const [area, id] = key.split('.') as [TextArea, string];
+    objectAt(objectAt(overrides, area), id).prices = rows.map((row) => ({ ...row }));
+  }
   for (const key of changes.reset) {
     if (key === 'deliveryCountries') delete overrides.deliveryCountries;
     else if (key.endsWith('.active')) toggle(key, undefined);
-    else apply(key, undefined);
+    else if (key.endsWith('.prices')) {
+      const [area, id] = key.split('.') as [TextArea, string];
+      const entry = (overrides[area] as Record<string, Record<string, unknown>> | undefined)?.[id];
+      if (entry) delete entry.prices;
+      prune(overrides, [area, id]);
+    } else apply(key, undefined);
   }
   return overrides;
 }
@@ -331,6 +424,7 @@ export function renderedValues(
   for (const entry of entries) {
     for (const text of entry.texts) values.set(text.key, text.value);
     if (entry.active) values.set(entry.active.key, String(entry.active.value));
+    if (entry.priceField) values.set(entry.priceField.key, pricesText(entry.prices));
   }
   values.set(
     delivery.key,

@@ -3,9 +3,11 @@ import {
   type DeliveryChoice,
   type FormEntry,
   type FormText,
+  formatAmount,
   OWN_SWITCHES,
   type OwnSwitch,
   type Provenance,
+  pricesText,
 } from './channel-form.ts';
 import type { MessageKey } from './i18n.ts';
 import { CsrfField, Layout, Message, type PageContext } from './layout.tsx';
@@ -398,6 +400,56 @@ function OwnFields({
   );
 }
 
+/** A shipping method's prices in the channel: gross and net per currency, typed as the UI language writes amounts. */
+function PriceFields({
+  page,
+  entry,
+  editable,
+  entered,
+}: {
+  page: PageContext;
+  entry: FormEntry;
+  editable: boolean;
+  entered: ReadonlyMap<string, string> | undefined;
+}) {
+  const field = entry.priceField;
+  if (!field || !editable || entry.prices.length === 0) return null;
+  const { t } = page;
+  const label = t.t('field.pricesOf', { method: entry.title });
+  return (
+    <fieldset class="field" data-field={field.key}>
+      <legend>
+        {label}
+        <ProvenanceBadge page={page} text={field} />
+      </legend>
+      <div class="field-row">
+        {entry.prices.flatMap((price) =>
+          (['gross', 'net'] as const).map((kind) => {
+            const name = `amount:${field.key}.${price.currency}.${kind}`;
+            const id = `f-${field.key.replaceAll('.', '-')}-${price.currency}-${kind}`;
+            return (
+              <div>
+                <label for={id}>
+                  {t.t(kind === 'gross' ? 'field.gross' : 'field.net', { currency: price.currency })}
+                </label>
+                <input
+                  id={id}
+                  type="text"
+                  inputmode="decimal"
+                  name={name}
+                  value={entered?.get(name) ?? formatAmount(price[kind], t.locale, price.currency)}
+                />
+              </div>
+            );
+          }),
+        )}
+      </div>
+      <input type="hidden" name={`was:${field.key}`} value={pricesText(entry.prices)} />
+      {field.provenance === 'overridden' ? <ResetButton page={page} field={field.key} label={label} /> : null}
+    </fieldset>
+  );
+}
+
 export interface ChannelPageProps {
   readonly page: PageContext;
   readonly channelId: string;
@@ -443,6 +495,9 @@ export function ChannelPage(props: ChannelPageProps) {
                 })}
               </p>
             ) : null}
+            {entry.provenance === 'removed' ? null : (
+              <PriceFields page={page} entry={entry} editable={editable} entered={props.entered} />
+            )}
             {entry.provenance === 'removed' ? null : (
               <ActiveField page={page} entry={entry} editable={editable} />
             )}

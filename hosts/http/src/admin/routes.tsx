@@ -375,9 +375,24 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
     if (!read.ok) return problemOfResult(c, context, read);
     const entries = formEntries(read.value);
     const texts = entries.flatMap((entry) => entry.texts);
-    const changes: FormChanges = formChanges(form, entries, deliveryOf(read.value));
+    const changes: FormChanges = formChanges(form, entries, deliveryOf(read.value), context.t.locale);
     const revision = Number(form.revision);
     const baseRevision = Number(form.baseRevision);
+    const entered = new Map<string, string>();
+    for (const text of texts) {
+      const value = form[`text:${text.key}`];
+      if (typeof value === 'string') entered.set(text.key, value);
+    }
+    for (const [name, value] of Object.entries(form)) {
+      if (name.startsWith('amount:') && typeof value === 'string') entered.set(name, value);
+    }
+    if (changes.invalid.length > 0) {
+      return channelPage(c, context, read.value, {
+        status: 422,
+        entered,
+        notice: { kind: 'error', text: context.t.t('error.amount', { count: changes.invalid.length }) },
+      });
+    }
     const saved = await act(services, session, 'merchant.commerce.save', {
       channelId,
       revision: Number.isInteger(revision) ? revision : -1,
@@ -386,11 +401,6 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
       channel: channelFieldsOf(read.value, changes),
       overrides: overridesAfter(read.value, changes),
     });
-    const entered = new Map<string, string>();
-    for (const text of texts) {
-      const value = form[`text:${text.key}`];
-      if (typeof value === 'string') entered.set(text.key, value);
-    }
     if (saved.ok) {
       const { revision: now } = saved.value as { revision: number };
       return redirect(
@@ -418,6 +428,7 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
         const title = entryOf(key)?.title ?? key;
         const field = key.split('.')[2];
         if (field === 'active') return t.t('field.active', { method: title });
+        if (field === 'prices') return t.t('field.pricesOf', { method: title });
         if (field === 'label') return t.t('field.labelOf', { label: title });
         return field === 'description'
           ? t.t('field.descriptionOf', { method: title })
@@ -426,6 +437,16 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
       const shown = (key: string, value: string) => {
         if (key.endsWith('.active') || key.startsWith('channel.')) {
           return t.t(value === 'true' ? 'value.yes' : 'value.no');
+        }
+        if (key.endsWith('.prices')) {
+          return value
+            .split('|')
+            .filter((row) => row !== '')
+            .map((row) => {
+              const [currency = '', gross = '0', net = '0'] = row.split(':');
+              return `${t.money(Number(gross), currency)} / ${t.money(Number(net), currency)}`;
+            })
+            .join(', ');
         }
         if (key === delivery.key) {
           const names = new Map(delivery.countries.map((country) => [country.code, country.name]));
