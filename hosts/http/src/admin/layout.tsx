@@ -51,6 +51,11 @@ function Header({ page }: { page: PageContext }) {
   return (
     <header class="top">
       <p class="brand">{t.t('appName')}</p>
+      {session ? (
+        <a href="/admin/sign-in" class="meta">
+          {t.t('shop.add')}
+        </a>
+      ) : null}
       {session && session.shops.length > 1 ? (
         <form method="post" action="/admin/shop">
           <CsrfField token={csrf} />

@@ -11,11 +11,4 @@
     }
   };
   document.addEventListener('htmx:afterSettle', focusTarget);
-  // A select with data-autosubmit submits its form on change (the form keeps its own button too).
-  document.addEventListener('change', (event) => {
-    const element = event.target;
-    if (element instanceof HTMLSelectElement && element.dataset.autosubmit !== undefined) {
-      element.form?.requestSubmit();
-    }
-  });
 })();
