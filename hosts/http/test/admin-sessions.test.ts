@@ -143,6 +143,27 @@ describe('signing in', () => {
     expect(again.status).toBe(303);
   });
 
+  it('refuses an address after 10 failed password sign-ins in 15 minutes, even with the right password', async () => {
+    // No person, no password.
+    expect((await setAdminPassword(h.services, 'nobody@throttle.test', 'x'.repeat(12))).ok).toBe(false);
+    const member = await staff('POST', '/api/members', { email: 'throttled@a.test', role: 'reader' });
+    expect(member.status).toBe(201);
+    expect((await setAdminPassword(h.services, 'throttled@a.test', 'the right passphrase')).ok).toBe(true);
+    const b = browser();
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const wrong = await b.signIn({ email: 'throttled@a.test', password: `wrong passphrase ${attempt}` });
+      expect(wrong.status).toBe(401);
+      expect(wrong.html).toContain('is wrong');
+    }
+    const refused = await b.signIn({ email: 'Throttled@a.test', password: 'the right passphrase' });
+    expect(refused.status).toBe(401);
+    expect(refused.html).toContain('Too many failed sign-ins');
+    // Another address is not affected.
+    expect((await b.signIn({ email: 'owner@a.test', password: 'correct horse battery staple' })).status).toBe(
+      303,
+    );
+  });
+
   it('refuses an API token and an unknown token; marks the cookie Secure behind https', async () => {
     const api = await staff('POST', '/api/tokens', { name: 'robot', kind: 'api', role: 'owner' });
     const b = browser({ 'x-forwarded-proto': 'https' });

@@ -39,6 +39,50 @@ export const ADMIN_PASSWORD_MIN_LENGTH = 12;
 
 const SIGN_IN_ACTOR: Actor = { kind: 'system', process: 'admin-sign-in' };
 
+/** Failed password sign-ins an e-mail address may have per window before further tries are refused. */
+export const PASSWORD_FAILURES_ALLOWED = 10;
+const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+/** Addresses remembered at most (the oldest is forgotten first), so the counter's memory is bounded. */
+const FAILURES_TRACKED = 10_000;
+
+/**
+ * Failed password sign-ins per e-mail address, per process (every address alike, known or not, so
+ * the refusal tells nothing about accounts). A process restart forgets them; several HTTP replicas
+ * each allow their own count.
+ */
+const failures = new WeakMap<Services, Map<string, { count: number; since: number }>>();
+
+function failuresOf(services: Services): Map<string, { count: number; since: number }> {
+  let map = failures.get(services);
+  if (!map) {
+    map = new Map();
+    failures.set(services, map);
+  }
+  return map;
+}
+
+function throttled(services: Services, email: string): boolean {
+  const entry = failuresOf(services).get(email);
+  const now = services.clock.now().getTime();
+  return (
+    entry !== undefined && now - entry.since < FAILURE_WINDOW_MS && entry.count >= PASSWORD_FAILURES_ALLOWED
+  );
+}
+
+function recordFailure(services: Services, email: string): void {
+  const map = failuresOf(services);
+  const now = services.clock.now().getTime();
+  const entry = map.get(email);
+  map.delete(email);
+  map.set(
+    email,
+    entry && now - entry.since < FAILURE_WINDOW_MS
+      ? { count: entry.count + 1, since: entry.since }
+      : { count: 1, since: now },
+  );
+  if (map.size > FAILURES_TRACKED) map.delete(map.keys().next().value!);
+}
+
 export interface AdminSession {
   readonly id: string;
   readonly userId: string;
@@ -179,8 +223,9 @@ async function sessionToken(
 
 /**
  * Signs in with e-mail and password. Every failure answers the same UNAUTHENTICATED after one
- * scrypt run (an unknown e-mail costs what a wrong password costs). The session starts in the
- * person's first shop by name.
+ * scrypt run (an unknown e-mail costs what a wrong password costs); after
+ * PASSWORD_FAILURES_ALLOWED failures in 15 minutes an address is refused without a try. The
+ * session starts in the person's first shop by name.
  */
 export async function signInWithPassword(
   services: Services,
@@ -189,11 +234,22 @@ export async function signInWithPassword(
   currentSecret: string | undefined,
 ): Promise<Result<SignedIn>> {
   const denied = fail('UNAUTHENTICATED', 'The e-mail address or the password is wrong.');
+  const address = email.trim().toLowerCase().slice(0, 320);
+  if (throttled(services, address)) {
+    return fail(
+      'UNAUTHENTICATED',
+      'Too many failed sign-ins with this e-mail address: try again in 15 minutes.',
+    );
+  }
   const db = services.database.db;
   const user = email.length <= 320 ? await findUserByEmail(db, email.trim()) : undefined;
   const stored = user ? await findUserPassword(db, user.id) : undefined;
   const verified = await verifyPassword(password.slice(0, 1024), stored);
-  if (!user || !verified) return denied;
+  if (!user || !verified) {
+    recordFailure(services, address);
+    return denied;
+  }
+  failuresOf(services).delete(address);
   const [first] = await listUserShops(db, user.id);
   if (!first) return denied;
   const now = services.clock.now();
