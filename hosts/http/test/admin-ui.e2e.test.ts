@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setAdminPassword } from '@cartwright/service';
 import { SELLABLE } from '@cartwright/service/testing';
 import { pino } from 'pino';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -97,6 +98,13 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
     });
     expect(token.status).toBe(201);
     readerToken = (token.body as { token: string }).token;
+    // Shop A's owner also reads shop B, and has an admin password.
+    const inB = await h.call('POST', '/api/members', {
+      token: h.shopB.token,
+      body: { email: 'owner@a.test', role: 'reader' },
+    });
+    expect(inB.status).toBe(201);
+    expect((await setAdminPassword(h.services, 'owner@a.test', 'a long admin passphrase')).ok).toBe(true);
 
     server = await startHttpServer(h.services, {
       port: 0,
@@ -165,12 +173,21 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
   }
 
   const TEXT = {
-    en: { saved: 'Saved', stale: 'Someone else saved first', signIn: 'Sign in', settings: 'Settings' },
+    en: {
+      saved: 'Saved',
+      stale: 'Someone else saved first',
+      signIn: 'Sign in',
+      settings: 'Settings',
+      owner: 'Signed in as owner',
+      reader: 'Signed in as reader',
+    },
     de: {
       saved: 'Gespeichert',
       stale: 'Jemand anderes hat zuerst gespeichert',
       signIn: 'Anmelden',
       settings: 'Einstellungen',
+      owner: 'Angemeldet als Inhaber',
+      reader: 'Angemeldet als Leser',
     },
   } as const;
 
@@ -271,6 +288,36 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
         });
         expect(replayed.status).toBe(303);
         expect(replayed.headers.get('location')).toBe('/admin/sign-in');
+        expect(refused).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
+    it('signs in with e-mail and password and switches between the shops of the member', async () => {
+      const { context, page, refused } = await openContext(locale);
+      try {
+        await page.goto(`${base}/admin/sign-in`);
+        await page.fill('#email', 'owner@a.test');
+        await page.fill('#password', 'a long admin passphrase');
+        await page.click('form:has(#password) button[type="submit"]');
+        await page.waitForURL(/\/admin$/);
+        const who = () => page.textContent('form[action="/admin/sign-out"] .meta');
+        expect(await who()).toBe(TEXT[locale].owner);
+        // Both shops are offered; switching acts in shop B with the member's role there.
+        expect(await page.locator('#shop-switch option').allTextContents()).toEqual(['Shop A', 'Shop B']);
+        await page.selectOption('#shop-switch', h.shopB.tenantId);
+        await page.click('form[action="/admin/shop"] button[type="submit"]');
+        await page
+          .locator('form[action="/admin/sign-out"] .meta', { hasText: TEXT[locale].reader })
+          .waitFor();
+        await shot(page, `${locale}-09-switched-shop`);
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.selectOption('#shop-switch', h.shopA.tenantId);
+        await page.click('form[action="/admin/shop"] button[type="submit"]');
+        await page.locator('form[action="/admin/sign-out"] .meta', { hasText: TEXT[locale].owner }).waitFor();
+        await page.click('form[action="/admin/sign-out"] button[type="submit"]');
+        await page.waitForURL(/\/admin\/sign-in$/);
         expect(refused).toEqual([]);
       } finally {
         await context.close();
