@@ -390,7 +390,7 @@ describe('the channel form', () => {
     expect(fields[`amount:${key}.EUR.net`]).toBe('4,12');
     const bad = await b.request('POST', path, { ...fields, [`amount:${key}.EUR.gross`]: '5,555' });
     expect(bad.status).toBe(422);
-    expect(bad.html).toContain('Ein Betrag ist keine Zahl');
+    expect(bad.html).toContain('Ein Betrag oder Satz ist keine Zahl');
     expect(bad.html).toContain('value="5,555"');
     expect(await overrides()).toEqual(before);
     const saved = await b.request('POST', path, {
@@ -409,6 +409,36 @@ describe('the channel form', () => {
     expect(read.provenance[`/shippingMethods/${parcel}/prices`]).toBe('overridden');
     const shown = await b.request('GET', path);
     expect(shown.html).toContain('value="5,50"');
+    expect((await b.request('POST', path, { ...formFields(shown.html), reset: key })).status).toBe(303);
+    expect(await overrides()).toEqual(before);
+  });
+
+  it('overrides a tax rate in percent as the UI language writes it, shows the operation’s refusal, resets', async () => {
+    const b = browser({ 'accept-language': 'de-DE' });
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const path = `/admin/settings/channels/${mainChannel}?language=de`;
+    const key = `taxRates.${SELLABLE.reducedTax}.default`;
+    const overrides = async () =>
+      ((await channelRead('de')) as unknown as { overrides: Record<string, unknown> }).overrides;
+    const before = await overrides();
+    const page = await b.request('GET', path);
+    expect(page.html).toContain('Reduced, alle Länder (%)');
+    const fields = formFields(page.html);
+    expect(fields[`rate:${key}`]).toBe('7');
+    // Above 100 %: the operation refuses, the page says why and keeps the entry.
+    const refused = await b.request('POST', path, { ...fields, [`rate:${key}`]: '150' });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain('value="150"');
+    expect(await overrides()).toEqual(before);
+    expect((await b.request('POST', path, { ...fields, [`rate:${key}`]: '5,5' })).status).toBe(303);
+    const read = (await channelRead('de')) as unknown as {
+      overrides: { taxRates?: Record<string, unknown> };
+      provenance: Record<string, string>;
+    };
+    expect(read.overrides.taxRates).toEqual({ [SELLABLE.reducedTax]: { rates: { default: 550 } } });
+    expect(read.provenance[`/taxRates/${SELLABLE.reducedTax}/rates/default`]).toBe('overridden');
+    const shown = await b.request('GET', path);
+    expect(shown.html).toContain('value="5,5"');
     expect((await b.request('POST', path, { ...formFields(shown.html), reset: key })).status).toBe(303);
     expect(await overrides()).toEqual(before);
   });

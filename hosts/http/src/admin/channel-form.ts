@@ -46,8 +46,11 @@ export function currencyDigits(currency: string): number {
   }
 }
 
-/** An amount as a person types it in `locale` ("4,90" in German, "4.90" in English) → minor units, or null. */
-export function parseAmount(text: string, locale: string, currency: string): number | null {
+/**
+ * A number as a person types it in `locale` ("4,90" in German, "4.90" in English) with at most
+ * `digits` decimals → an integer scaled by 10^digits, or null when it is none.
+ */
+export function parseDecimal(text: string, locale: string, digits: number): number | null {
   const decimal =
     new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
   const group = decimal === ',' ? '.' : ',';
@@ -56,10 +59,49 @@ export function parseAmount(text: string, locale: string, currency: string): num
     .split(group)
     .join('')
     .replace(decimal, '.');
-  const digits = currencyDigits(currency);
   const match = /^(\d{1,12})(?:\.(\d+))?$/.exec(plain);
   if (!match || (match[2] ?? '').length > digits) return null;
   return Number(match[1]) * 10 ** digits + Number((match[2] ?? '').padEnd(digits, '0') || '0');
+}
+
+/** An amount as a person types it → minor units of `currency`, or null. */
+export function parseAmount(text: string, locale: string, currency: string): number | null {
+  return parseDecimal(text, locale, currencyDigits(currency));
+}
+
+/** A tax rate in hundredths of a percent (19 % = 1900) as the rate field shows it in `locale`. */
+export function formatRate(rate: number, locale: string): string {
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 2, useGrouping: false }).format(rate / 100);
+}
+
+/** One tax rate of the channel: a tax class's rate for all countries (`default`) or one country. */
+export interface RateField {
+  /** `taxRates.<class id>.<default | country code>`. */
+  readonly key: string;
+  readonly classId: string;
+  readonly place: string;
+  /** The tax class's name in the content language (main language as fallback). */
+  readonly title: string;
+  readonly value: number | null;
+  readonly provenance: Provenance | undefined;
+}
+
+export function rateFieldsOf(read: ChannelRead): RateField[] {
+  const rates = (read.effective.taxRates ?? {}) as Record<string, { rates?: Record<string, number | null> }>;
+  return Object.keys(rates)
+    .sort()
+    .flatMap((classId) =>
+      Object.keys(rates[classId]?.rates ?? {})
+        .sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a.localeCompare(b)))
+        .map((place) => ({
+          key: `taxRates.${classId}.${place}`,
+          classId,
+          place,
+          title: taxLabelTitle(read, classId, {}),
+          value: rates[classId]?.rates?.[place] ?? null,
+          provenance: read.provenance[`/taxRates/${classId}/rates/${place}`],
+        })),
+    );
 }
 
 /** Minor units as the amount field shows them in `locale` (no currency sign, no grouping). */
@@ -263,7 +305,9 @@ export interface FormChanges {
   readonly delivery: readonly string[] | undefined;
   /** Changed prices per price field key. */
   readonly prices: ReadonlyMap<string, readonly Price[]>;
-  /** Amounts that are no amount (field names), when any. */
+  /** Changed tax rates (hundredths of a percent) per rate field key. */
+  readonly rates: ReadonlyMap<string, number>;
+  /** Amounts and rates that are no number (field names), when any. */
   readonly invalid: readonly string[];
   readonly reset: ReadonlySet<string>;
 }
@@ -277,6 +321,7 @@ export function formChanges(
   entries: readonly FormEntry[],
   delivery: DeliveryChoice,
   locale: string,
+  rateFields: readonly RateField[] = [],
 ): FormChanges {
   const set = new Map<string, string>();
   const switches = new Map<string, boolean>();
@@ -321,6 +366,18 @@ export function formChanges(
     }
     if (pricesText(rows) !== was) prices.set(key, rows);
   }
+  const rates = new Map<string, number>();
+  for (const field of rateFields) {
+    known.add(field.key);
+    const was = body[`was:${field.key}`];
+    if (typeof was !== 'string') continue;
+    const name = `rate:${field.key}`;
+    const text = body[name];
+    if (was === 'null' && typeof text === 'string' && text.trim() === '') continue;
+    const rate = typeof text === 'string' ? parseDecimal(text, locale, 2) : null;
+    if (rate === null) invalid.push(name);
+    else if (String(rate) !== was) rates.set(field.key, rate);
+  }
   let countries: string[] | undefined;
   const was = body[`was:${delivery.key}`];
   if (typeof was === 'string') {
@@ -330,7 +387,7 @@ export function formChanges(
   }
   const reset =
     typeof body.reset === 'string' && known.has(body.reset) ? new Set([body.reset]) : new Set<string>();
-  return { set, switches, delivery: countries, prices, invalid, reset };
+  return { set, switches, delivery: countries, prices, rates, invalid, reset };
 }
 
 function objectAt(parent: Record<string, unknown>, key: string): Record<string, unknown> {
@@ -393,12 +450,23 @@ export function overridesAfter(read: ChannelRead, changes: FormChanges): Record<
   }
   for (const [key, value] of changes.switches) if (!key.startsWith('channel.')) toggle(key, value);
   if (changes.delivery) overrides.deliveryCountries = [...changes.delivery];
+  for (const [key, rate] of changes.rates) {
+    const [, classId, place] = key.split('.') as [string, string, string];
+    objectAt(objectAt(objectAt(overrides, 'taxRates'), classId), 'rates')[place] = rate;
+  }
   for (const [key, rows] of changes.prices) {
     const [area, id] = key.split('.') as [TextArea, string];
     objectAt(objectAt(overrides, area), id).prices = rows.map((row) => ({ ...row }));
   }
   for (const key of changes.reset) {
-    if (key === 'deliveryCountries') delete overrides.deliveryCountries;
+    if (key.startsWith('taxRates.')) {
+      const [, classId, place] = key.split('.') as [string, string, string];
+      const rates = (overrides.taxRates as Record<string, { rates?: Record<string, unknown> }> | undefined)?.[
+        classId
+      ]?.rates;
+      if (rates) delete rates[place];
+      prune(overrides, ['taxRates', classId, 'rates']);
+    } else if (key === 'deliveryCountries') delete overrides.deliveryCountries;
     else if (key.endsWith('.active')) toggle(key, undefined);
     else if (key.endsWith('.prices')) {
       const [area, id] = key.split('.') as [TextArea, string];
@@ -418,8 +486,10 @@ export function renderedValues(
   entries: readonly FormEntry[],
   delivery: DeliveryChoice,
   own: Record<OwnSwitch, boolean>,
+  rateFields: readonly RateField[] = [],
 ): Map<string, string> {
   const values = new Map<string, string>();
+  for (const field of rateFields) values.set(field.key, String(field.value));
   for (const name of OWN_SWITCHES) values.set(`channel.${name}`, String(own[name]));
   for (const entry of entries) {
     for (const text of entry.texts) values.set(text.key, text.value);

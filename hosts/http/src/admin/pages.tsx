@@ -4,10 +4,12 @@ import {
   type FormEntry,
   type FormText,
   formatAmount,
+  formatRate,
   OWN_SWITCHES,
   type OwnSwitch,
   type Provenance,
   pricesText,
+  type RateField,
 } from './channel-form.ts';
 import type { MessageKey } from './i18n.ts';
 import { CsrfField, Layout, Message, type PageContext } from './layout.tsx';
@@ -450,6 +452,73 @@ function PriceFields({
   );
 }
 
+/** The channel's tax rates per tax class: all countries (`default`) or one country, in percent. */
+function RateFields({
+  page,
+  rates,
+  countries,
+  editable,
+  entered,
+}: {
+  page: PageContext;
+  rates: readonly RateField[];
+  countries: DeliveryChoice['countries'];
+  editable: boolean;
+  entered: ReadonlyMap<string, string> | undefined;
+}) {
+  if (rates.length === 0) return null;
+  const { t } = page;
+  const placeOf = (place: string) =>
+    place === 'default'
+      ? t.t('place.all')
+      : (countries.find((country) => country.code === place)?.name ?? place);
+  const classes = [...new Set(rates.map((rate) => rate.classId))];
+  return (
+    <section aria-labelledby="area-taxRates">
+      <h2 id="area-taxRates">{t.t('channel.taxRates')}</h2>
+      {classes.map((classId) => {
+        const ofClass = rates.filter((rate) => rate.classId === classId);
+        return (
+          <fieldset class="card" data-entry={classId}>
+            <legend>{ofClass[0]!.title}</legend>
+            {ofClass.map((rate) => {
+              const label = t.t('field.rateOf', { taxClass: rate.title, place: placeOf(rate.place) });
+              const id = `f-${rate.key.replaceAll('.', '-')}`;
+              const shown = rate.value === null ? '' : formatRate(rate.value, t.locale);
+              return editable ? (
+                <div class="field" data-field={rate.key}>
+                  <label for={id}>
+                    {label}
+                    <ProvenanceBadge page={page} text={rate} />
+                  </label>
+                  <div class="field-row">
+                    <input
+                      id={id}
+                      type="text"
+                      inputmode="decimal"
+                      name={`rate:${rate.key}`}
+                      value={entered?.get(`rate:${rate.key}`) ?? shown}
+                    />
+                    <input type="hidden" name={`was:${rate.key}`} value={String(rate.value)} />
+                    {rate.provenance === 'overridden' || rate.provenance === 'removed' ? (
+                      <ResetButton page={page} field={rate.key} label={label} />
+                    ) : null}
+                  </div>
+                </div>
+              ) : (
+                <p data-field={rate.key}>
+                  {label}: {rate.value === null ? t.t('empty.text') : `${shown} %`}
+                  <ProvenanceBadge page={page} text={rate} />
+                </p>
+              );
+            })}
+          </fieldset>
+        );
+      })}
+    </section>
+  );
+}
+
 export interface ChannelPageProps {
   readonly page: PageContext;
   readonly channelId: string;
@@ -462,6 +531,7 @@ export interface ChannelPageProps {
   readonly entries: readonly FormEntry[];
   readonly delivery: DeliveryChoice;
   readonly own: Record<OwnSwitch, boolean>;
+  readonly rates: readonly RateField[];
   readonly editable: boolean;
   /** After a save: the message to show. */
   readonly notice?: { kind: 'ok' | 'error' | 'warning'; text: string; items?: readonly string[] } | undefined;
@@ -524,6 +594,13 @@ export function ChannelPage(props: ChannelPageProps) {
     <>
       <OwnFields page={page} own={props.own} editable={editable} />
       {sections}
+      <RateFields
+        page={page}
+        rates={props.rates}
+        countries={props.delivery.countries}
+        editable={editable}
+        entered={props.entered}
+      />
       <DeliveryFields page={page} delivery={props.delivery} language={language} editable={editable} />
     </>
   );

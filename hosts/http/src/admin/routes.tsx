@@ -22,10 +22,12 @@ import {
   channelFieldsOf,
   deliveryOf,
   type FormChanges,
+  formatRate,
   formChanges,
   formEntries,
   overridesAfter,
   ownSwitchesOf,
+  rateFieldsOf,
   renderedValues,
 } from './channel-form.ts';
 import { type Locale, type MessageKey, pickLocale, translator } from './i18n.ts';
@@ -329,6 +331,7 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
         entries={formEntries(read)}
         delivery={deliveryOf(read)}
         own={ownSwitchesOf(read)}
+        rates={rateFieldsOf(read)}
         editable={context.session!.principal.permissions.has('settings.write')}
         notice={extra.notice}
         entered={extra.entered}
@@ -375,7 +378,8 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
     if (!read.ok) return problemOfResult(c, context, read);
     const entries = formEntries(read.value);
     const texts = entries.flatMap((entry) => entry.texts);
-    const changes: FormChanges = formChanges(form, entries, deliveryOf(read.value), context.t.locale);
+    const rates = rateFieldsOf(read.value);
+    const changes: FormChanges = formChanges(form, entries, deliveryOf(read.value), context.t.locale, rates);
     const revision = Number(form.revision);
     const baseRevision = Number(form.baseRevision);
     const entered = new Map<string, string>();
@@ -384,7 +388,9 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
       if (typeof value === 'string') entered.set(text.key, value);
     }
     for (const [name, value] of Object.entries(form)) {
-      if (name.startsWith('amount:') && typeof value === 'string') entered.set(name, value);
+      if ((name.startsWith('amount:') || name.startsWith('rate:')) && typeof value === 'string') {
+        entered.set(name, value);
+      }
     }
     if (changes.invalid.length > 0) {
       return channelPage(c, context, read.value, {
@@ -411,7 +417,7 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
     if (saved.code === 'STALE_REVISION') {
       // What changed since the form was rendered: the values it was rendered with (`was:`) against now.
       const delivery = deliveryOf(read.value);
-      const now = renderedValues(entries, delivery, ownSwitchesOf(read.value));
+      const now = renderedValues(entries, delivery, ownSwitchesOf(read.value), rates);
       const before = new Map<string, string>();
       for (const key of now.keys()) {
         const was = form[`was:${key}`];
@@ -423,6 +429,10 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
         entries.find((candidate) => key.startsWith(`${candidate.area}.${candidate.id}.`));
       const labelOf = (key: string) => {
         if (key === delivery.key) return t.t('channel.delivery');
+        if (key.startsWith('taxRates.')) {
+          const field = rates.find((candidate) => candidate.key === key);
+          return t.t('field.rateOf', { taxClass: field?.title ?? key, place: placeName(field?.place ?? '') });
+        }
         if (key === 'channel.paused') return t.t('field.paused');
         if (key === 'channel.private') return t.t('field.private');
         const title = entryOf(key)?.title ?? key;
@@ -437,6 +447,9 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
       const shown = (key: string, value: string) => {
         if (key.endsWith('.active') || key.startsWith('channel.')) {
           return t.t(value === 'true' ? 'value.yes' : 'value.no');
+        }
+        if (key.startsWith('taxRates.')) {
+          return value === 'null' ? t.t('empty.text') : `${formatRate(Number(value), t.locale)} %`;
         }
         if (key.endsWith('.prices')) {
           return value
@@ -459,6 +472,10 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
         }
         return value;
       };
+      const placeName = (place: string) =>
+        place === 'default'
+          ? t.t('place.all')
+          : (delivery.countries.find((country) => country.code === place)?.name ?? place);
       const empty = (text: string) => (text === '' ? t.t('empty.text') : text);
       return channelPage(c, context, read.value, {
         status: 409,
