@@ -140,6 +140,8 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
     locale: 'en' | 'de',
   ): Promise<{ context: BrowserContext; page: Page; refused: string[] }> {
     const context = await browser.newContext({ locale: locale === 'de' ? 'de-DE' : 'en-US' });
+    // `pnpm test` runs this beside every other suite on 2 cores: wait longer than Playwright's 30 s.
+    context.setDefaultTimeout(120_000);
     const page = await context.newPage();
     const refused: string[] = [];
     page.on('console', (message) => {
