@@ -154,8 +154,32 @@ export interface FormEntry {
 export interface CountryChoice {
   readonly code: string;
   readonly name: string;
-  readonly subdivisions: readonly { readonly code: string; readonly name: string }[];
+  /** Whether the name is in the content language (else it is the main language's, a fallback). */
+  readonly translated: boolean;
+  readonly subdivisions: readonly {
+    readonly code: string;
+    readonly name: string;
+    readonly translated: boolean;
+  }[];
   readonly chosen: boolean;
+}
+
+/** The shared basis's countries as `basis.countries.list` answers them (the translations a view resolves). */
+export type BasisCountries = Record<
+  string,
+  {
+    translations?: Record<string, { name?: string | null } | undefined>;
+    subdivisions?: { code: string; translations?: Record<string, { name?: string | null } | undefined> }[];
+  }
+>;
+
+/** Whether `translations` has a name in `language` or in its base language (de for de-CH). */
+function hasName(
+  translations: Record<string, { name?: string | null } | undefined> | undefined,
+  language: string,
+) {
+  const base = language.split('-')[0]!;
+  return Boolean(translations?.[language]?.name || translations?.[base]?.name);
 }
 
 /** The channel's delivery countries: every basis country in the content language (nested names too). */
@@ -167,7 +191,7 @@ export interface DeliveryChoice {
   readonly provenance: Provenance | undefined;
 }
 
-export function deliveryOf(read: ChannelRead): DeliveryChoice {
+export function deliveryOf(read: ChannelRead, basis: BasisCountries = {}): DeliveryChoice {
   const countries = (read.effective.countries ?? {}) as Record<
     string,
     { name?: string | null; subdivisions?: { code: string; name?: string | null }[] }
@@ -182,9 +206,14 @@ export function deliveryOf(read: ChannelRead): DeliveryChoice {
       .map((code) => ({
         code,
         name: countries[code]?.name ?? code,
+        translated: hasName(basis[code]?.translations, read.language),
         subdivisions: (countries[code]?.subdivisions ?? []).map((subdivision) => ({
           code: subdivision.code,
           name: subdivision.name ?? subdivision.code,
+          translated: hasName(
+            basis[code]?.subdivisions?.find((candidate) => candidate.code === subdivision.code)?.translations,
+            read.language,
+          ),
         })),
         chosen: chosen === null || chosen === undefined || chosen.includes(code),
       })),

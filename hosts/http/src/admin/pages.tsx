@@ -202,15 +202,26 @@ function ActiveField({ page, entry, editable }: { page: PageContext; entry: Form
   );
 }
 
+/** Marks a text shown in the main language because the content language lacks it. */
+function FallbackBadge({ page, mainLanguage }: { page: PageContext; mainLanguage: string }) {
+  return (
+    <span class="badge fallback">
+      {page.t.t('provenance.fallback', { language: page.t.languageName(mainLanguage) })}
+    </span>
+  );
+}
+
 function DeliveryFields({
   page,
   delivery,
   language,
+  mainLanguage,
   editable,
 }: {
   page: PageContext;
   delivery: DeliveryChoice;
   language: string;
+  mainLanguage: string;
   editable: boolean;
 }) {
   const { t } = page;
@@ -235,22 +246,32 @@ function DeliveryFields({
                     checked={country.chosen}
                     disabled={!editable}
                   />
-                  <label for={`f-country-${country.code}`} lang={language}>
+                  <label
+                    for={`f-country-${country.code}`}
+                    lang={country.translated ? language : mainLanguage}
+                  >
                     {country.name} ({country.code})
                   </label>
+                  {country.translated ? null : <FallbackBadge page={page} mainLanguage={mainLanguage} />}
                 </div>
                 {country.subdivisions.length > 0 ? (
                   <details>
                     <summary>{t.t('delivery.subdivisions', { count: country.subdivisions.length })}</summary>
-                    <p lang={language}>
-                      {country.subdivisions.map((subdivision) => subdivision.name).join(', ')}
-                    </p>
+                    <ul class="subdivisions">
+                      {country.subdivisions.map((subdivision) => (
+                        <li lang={subdivision.translated ? language : mainLanguage}>{subdivision.name}</li>
+                      ))}
+                    </ul>
+                    {country.subdivisions.some((subdivision) => !subdivision.translated) ? (
+                      <FallbackBadge page={page} mainLanguage={mainLanguage} />
+                    ) : null}
                   </details>
                 ) : null}
               </div>
             ) : (
-              <p lang={language}>
+              <p lang={country.translated ? language : mainLanguage}>
                 {country.name} ({country.code})
+                {country.translated ? null : <FallbackBadge page={page} mainLanguage={mainLanguage} />}
               </p>
             ),
         )}
@@ -601,7 +622,13 @@ export function ChannelPage(props: ChannelPageProps) {
         editable={editable}
         entered={props.entered}
       />
-      <DeliveryFields page={page} delivery={props.delivery} language={language} editable={editable} />
+      <DeliveryFields
+        page={page}
+        delivery={props.delivery}
+        language={language}
+        mainLanguage={props.mainLanguage}
+        editable={editable}
+      />
     </>
   );
   return (

@@ -17,6 +17,7 @@ import type { Context, Hono } from 'hono';
 import type { JSX } from 'hono/jsx/jsx-runtime';
 import { ADMIN_ASSETS, ASSET_CACHE } from './assets.ts';
 import {
+  type BasisCountries,
   type ChannelRead,
   changedFields,
   channelFieldsOf,
@@ -303,7 +304,15 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
     return render(c, <ProblemPage page={context} status={status} text={text} />, status);
   };
 
-  const channelPage = (
+  /** The shared basis's countries with their translations (marks names the content language lacks). */
+  const basisCountries = async (session: AdminSession): Promise<BasisCountries> => {
+    const listed = await act(services, session, 'basis.countries.list', {});
+    if (!listed.ok) return {};
+    const { items } = listed.value as { items: ({ code: string } & BasisCountries[string])[] };
+    return Object.fromEntries(items.map((item) => [item.code, item]));
+  };
+
+  const channelPage = async (
     c: Context,
     context: PageContext,
     read: ChannelRead,
@@ -313,6 +322,7 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
       entered?: ReadonlyMap<string, string>;
     } = {},
   ) => {
+    const countries = await basisCountries(context.session!);
     const languages = Array.isArray(read.channel.languages)
       ? (read.channel.languages as string[])
       : [read.mainLanguage];
@@ -329,7 +339,7 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
         revision={read.revision}
         baseRevision={read.baseRevision}
         entries={formEntries(read)}
-        delivery={deliveryOf(read)}
+        delivery={deliveryOf(read, countries)}
         own={ownSwitchesOf(read)}
         rates={rateFieldsOf(read)}
         editable={context.session!.principal.permissions.has('settings.write')}
