@@ -1,27 +1,14 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setAdminPassword } from '@cartwright/service';
 import { SELLABLE } from '@cartwright/service/testing';
-import { pino } from 'pino';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningHttpServer, startHttpServer } from '../src/server.ts';
+import { type AdminBrowser, browserMissing, launchAdminBrowser } from './admin-browser.ts';
 import { createHarness, type Harness } from './harness.ts';
 
-// The admin UI walked in Debian's chromium (playwright-core drives /usr/bin/chromium; it never
-// downloads a browser): the real HTTP server on a free loopback port, each walk in English and
-// German, axe-core in the page, screenshots kept in test-artifacts/ (gitignored). Decision 0047.
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-artifacts', 'admin');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+// The admin UI walked in Debian's chromium (admin-browser.ts): each walk in English and German,
+// axe-core in the page, screenshots kept in test-artifacts/ (gitignored). Decision 0047.
 
 let h: Harness;
-let server: RunningHttpServer;
-let browser: Browser;
-let base: string;
+let ui: AdminBrowser;
 let mainChannel: string;
 let readerToken: string;
 const parcel = SELLABLE.parcel;
@@ -66,14 +53,6 @@ async function saveOverrides(overrides: Record<string, unknown>, language = 'de'
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
 }
 
-// Without /usr/bin/chromium (a machine with only Node) the walk is skipped with a warning; CI
-// (`.ci/run` installs chromium and sets CARTWRIGHT_BROWSER_TESTS=require) fails instead.
-const browserMissing = !existsSync(CHROMIUM);
-if (browserMissing && process.env.CARTWRIGHT_BROWSER_TESTS === 'require') {
-  throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
-}
-if (browserMissing) console.warn(`admin UI browser tests skipped: no ${CHROMIUM}`);
-
 describe.skipIf(browserMissing)('the admin UI in chromium', () => {
   beforeAll(async () => {
     h = await createHarness();
@@ -106,73 +85,13 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
     expect(inB.status).toBe(201);
     expect((await setAdminPassword(h.services, 'owner@a.test', 'a long admin passphrase')).ok).toBe(true);
 
-    server = await startHttpServer(h.services, {
-      port: 0,
-      host: '127.0.0.1',
-      bodyLimitBytes: 1024 * 1024,
-      logger: pino({ level: 'silent' }),
-    });
-    base = `http://127.0.0.1:${server.port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    mkdirSync(ARTIFACTS, { recursive: true });
+    ui = await launchAdminBrowser(h.services);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await ui?.close();
     await h?.close();
   });
-
-  /** A fresh browser profile speaking `locale`; CSP violations reported on the console are collected. */
-  async function openContext(
-    locale: 'en' | 'de',
-  ): Promise<{ context: BrowserContext; page: Page; refused: string[] }> {
-    const context = await browser.newContext({ locale: locale === 'de' ? 'de-DE' : 'en-US' });
-    // `pnpm test` runs this beside every other suite on 2 cores: wait longer than Playwright's 30 s.
-    context.setDefaultTimeout(120_000);
-    const page = await context.newPage();
-    const refused: string[] = [];
-    page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text())) refused.push(message.text());
-    });
-    return { context, page, refused };
-  }
-
-  async function shot(page: Page, name: string): Promise<void> {
-    // caret: 'initial': hiding the caret would inject a style element, which the page's CSP refuses.
-    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true, caret: 'initial' });
-  }
-
-  /** axe-core in the page (evaluated over the DevTools protocol: the page's CSP admits no inline script). */
-  async function seriousViolations(page: Page): Promise<string[]> {
-    await page.evaluate(axeSource);
-    const violations = (await page.evaluate(
-      'axe.run(document).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact })))',
-    )) as { id: string; impact: string | null }[];
-    return violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id} (${violation.impact})`);
-  }
-
-  async function signIn(page: Page, token: string): Promise<void> {
-    await page.goto(`${base}/`);
-    await page.waitForURL(/\/admin\/sign-in$/);
-    await page.fill('#token', token);
-    await page.click('form:has(#token) button[type="submit"]');
-    await page.waitForURL(/\/admin$/);
-  }
 
   const TEXT = {
     en: {
@@ -197,25 +116,25 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
     it('signs in with a token, edits an overridden shipping method name in German, shows a stale save, signs out', async () => {
       // Each walk starts from the same overridden German name, whatever ran before.
       await saveOverrides({ shippingMethods: { [parcel]: { texts: { name: 'Paket' } } } });
-      const { context, page, refused } = await openContext(locale);
+      const { context, page, refused } = await ui.openContext(locale);
       try {
-        await page.goto(`${base}/admin/sign-in`);
+        await page.goto(`${ui.base}/admin/sign-in`);
         expect(await page.getAttribute('html', 'lang')).toBe(locale);
         expect(await page.textContent('h1')).toBe(TEXT[locale].signIn);
-        await shot(page, `${locale}-01-sign-in`);
-        expect(await seriousViolations(page)).toEqual([]);
+        await ui.shot(page, `${locale}-01-sign-in`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
 
-        await signIn(page, h.shopA.token);
+        await ui.signIn(page, h.shopA.token);
         // On a freshly loaded page the first Tab reaches the skip link, which leads to the main landmark.
-        await page.goto(`${base}/admin`);
+        await page.goto(`${ui.base}/admin`);
         // htmx and the admin script loaded under the CSP (from /admin/assets, not a CDN).
         expect(await page.evaluate('typeof window.htmx')).toBe('object');
         await page.keyboard.press('Tab');
         expect(await page.evaluate("document.activeElement.classList.contains('skip')")).toBe(true);
         await page.keyboard.press('Enter');
         await page.waitForURL(/#content$/);
-        await shot(page, `${locale}-02-overview`);
-        expect(await seriousViolations(page)).toEqual([]);
+        await ui.shot(page, `${locale}-02-overview`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
 
         await page.click('nav a[href="/admin/settings"]');
         await page.waitForURL(/\/admin\/settings$/);
@@ -224,7 +143,7 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
         await page.waitForURL(new RegExp(`/admin/settings/channels/${mainChannel}$`));
         // The main language first: the parcel service's English name, inherited from the shared basis.
         expect(await page.inputValue(nameField)).toBe('Parcel');
-        await shot(page, `${locale}-03-channel-en-content`);
+        await ui.shot(page, `${locale}-03-channel-en-content`);
 
         // The content language is chosen once above the form; everything below follows it.
         await page.selectOption('#content-language', 'de');
@@ -236,8 +155,8 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
         // No German description: the English one shows as the fallback, marked, and the field stays empty.
         const description = `#f-shippingMethods-${parcel}-description`;
         expect(await page.inputValue(description)).toBe('');
-        await shot(page, `${locale}-04-channel-de-content`);
-        expect(await seriousViolations(page)).toEqual([]);
+        await ui.shot(page, `${locale}-04-channel-de-content`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
 
         const before = await readChannel('de');
         const newName = locale === 'en' ? 'Paketdienst (EN)' : 'Paketdienst';
@@ -247,7 +166,7 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
         await page.waitForSelector('[role="status"]');
         expect(await page.textContent('[role="status"]')).toContain(TEXT[locale].saved);
         expect(await page.inputValue(nameField)).toBe(newName);
-        await shot(page, `${locale}-05-saved`);
+        await ui.shot(page, `${locale}-05-saved`);
 
         const after = await readChannel('de');
         expect(after.revision).toBe(before.revision + 1);
@@ -268,23 +187,23 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
         // The entry is kept; nothing was saved.
         expect(await page.inputValue(nameField)).toBe('Mein Paket');
         expect((await readChannel('de')).effective.shippingMethods[parcel]!.name).toBe('Paket (anderswo)');
-        await shot(page, `${locale}-06-stale`);
-        expect(await seriousViolations(page)).toEqual([]);
+        await ui.shot(page, `${locale}-06-stale`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
         // Saving again (now at the current revisions) applies it.
         await page.click(SAVE);
         await page.waitForSelector('[role="status"]');
         expect((await readChannel('de')).effective.shippingMethods[parcel]!.name).toBe('Mein Paket');
 
         // Sign out: the session is deleted, its cookie opens nothing any more.
-        const [cookie] = (await context.cookies(`${base}/admin/`)).filter(
+        const [cookie] = (await context.cookies(`${ui.base}/admin/`)).filter(
           (entry) => entry.name === 'cw_admin',
         );
         expect(cookie?.httpOnly).toBe(true);
         expect(cookie?.sameSite).toBe('Strict');
         await page.click('form[action="/admin/sign-out"] button[type="submit"]');
         await page.waitForURL(/\/admin\/sign-in$/);
-        await shot(page, `${locale}-07-signed-out`);
-        const replayed = await fetch(`${base}/admin/settings`, {
+        await ui.shot(page, `${locale}-07-signed-out`);
+        const replayed = await fetch(`${ui.base}/admin/settings`, {
           headers: { cookie: `cw_admin=${cookie!.value}` },
           redirect: 'manual',
         });
@@ -297,9 +216,9 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
     });
 
     it('signs in with e-mail and password and switches between the shops of the member', async () => {
-      const { context, page, refused } = await openContext(locale);
+      const { context, page, refused } = await ui.openContext(locale);
       try {
-        await page.goto(`${base}/admin/sign-in`);
+        await page.goto(`${ui.base}/admin/sign-in`);
         await page.fill('#email', 'owner@a.test');
         await page.fill('#password', 'a long admin passphrase');
         await page.click('form:has(#password) button[type="submit"]');
@@ -313,8 +232,8 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
         await page
           .locator('form[action="/admin/sign-out"] .meta', { hasText: TEXT[locale].reader })
           .waitFor();
-        await shot(page, `${locale}-09-switched-shop`);
-        expect(await seriousViolations(page)).toEqual([]);
+        await ui.shot(page, `${locale}-09-switched-shop`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
         await page.selectOption('#shop-switch', h.shopA.tenantId);
         await page.click('form[action="/admin/shop"] button[type="submit"]');
         await page.locator('form[action="/admin/sign-out"] .meta', { hasText: TEXT[locale].owner }).waitFor();
@@ -327,10 +246,10 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
     });
 
     it('shows a reader cards without edit controls, and refuses the reader’s replayed form post', async () => {
-      const { context, page } = await openContext(locale);
+      const { context, page } = await ui.openContext(locale);
       try {
-        await signIn(page, readerToken);
-        await page.goto(`${base}/admin/settings/channels/${mainChannel}?language=de`);
+        await ui.signIn(page, readerToken);
+        await page.goto(`${ui.base}/admin/settings/channels/${mainChannel}?language=de`);
         expect(
           await page.locator('input[name^="text:"], textarea[name^="text:"], input[type="checkbox"]').count(),
         ).toBe(0);
@@ -338,16 +257,16 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
         expect(await page.locator(`form[action^="/admin/settings/channels/"][method="post"]`).count()).toBe(
           0,
         );
-        await shot(page, `${locale}-08-reader`);
-        expect(await seriousViolations(page)).toEqual([]);
+        await ui.shot(page, `${locale}-08-reader`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
 
         // The reader's own session and CSRF token, the owner's form: the API refuses it.
         const csrf = await page.getAttribute('form[action="/admin/sign-out"] input[name="csrf"]', 'value');
         const before = await readChannel('de');
         const answer = await context.request.post(
-          `${base}/admin/settings/channels/${mainChannel}?language=de`,
+          `${ui.base}/admin/settings/channels/${mainChannel}?language=de`,
           {
-            headers: { origin: base },
+            headers: { origin: ui.base },
             form: {
               csrf: csrf!,
               revision: String(before.revision),
@@ -369,10 +288,10 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
     });
 
     it('refuses form posts without or with a wrong CSRF token, or from another origin', async () => {
-      const { context, page } = await openContext(locale);
+      const { context, page } = await ui.openContext(locale);
       try {
-        await signIn(page, h.shopA.token);
-        await page.goto(`${base}/admin/settings/channels/${mainChannel}?language=de`);
+        await ui.signIn(page, h.shopA.token);
+        await page.goto(`${ui.base}/admin/settings/channels/${mainChannel}?language=de`);
         const csrf = (await page.getAttribute('form[method="post"] input[name="csrf"]', 'value'))!;
         const before = await readChannel('de');
         const form = (extra: Record<string, string>) => ({
@@ -382,8 +301,8 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
           [`was:shippingMethods.${parcel}.name`]: before.effective.shippingMethods[parcel]!.name,
           ...extra,
         });
-        const post = (body: Record<string, string>, origin = base) =>
-          context.request.post(`${base}/admin/settings/channels/${mainChannel}?language=de`, {
+        const post = (body: Record<string, string>, origin = ui.base) =>
+          context.request.post(`${ui.base}/admin/settings/channels/${mainChannel}?language=de`, {
             headers: { origin },
             form: body,
           });
@@ -391,9 +310,9 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
         expect((await post(form({ csrf: `${csrf.slice(0, -2)}xx` }))).status()).toBe(403);
         expect((await post(form({ csrf }), 'http://evil.example')).status()).toBe(403);
         // Another session's token is no token of this session.
-        const other = await openContext(locale);
-        await signIn(other.page, h.shopA.token);
-        await other.page.goto(`${base}/admin/settings`);
+        const other = await ui.openContext(locale);
+        await ui.signIn(other.page, h.shopA.token);
+        await other.page.goto(`${ui.base}/admin/settings`);
         const foreign = (await other.page.getAttribute(
           'form[action="/admin/sign-out"] input[name="csrf"]',
           'value',
@@ -404,7 +323,10 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
         // Sign-out is a form post too.
         expect(
           (
-            await context.request.post(`${base}/admin/sign-out`, { headers: { origin: base }, form: {} })
+            await context.request.post(`${ui.base}/admin/sign-out`, {
+              headers: { origin: ui.base },
+              form: {},
+            })
           ).status(),
         ).toBe(403);
       } finally {
@@ -415,16 +337,16 @@ describe.skipIf(browserMissing)('the admin UI in chromium', () => {
 
   describe('the admin UI’s routes', () => {
     it('leads / to /admin and /docs to the API reference; serves htmx from node_modules with a long cache', async () => {
-      const root = await fetch(`${base}/`, { redirect: 'manual' });
+      const root = await fetch(`${ui.base}/`, { redirect: 'manual' });
       expect(root.headers.get('location')).toBe('/admin');
-      const docs = await fetch(`${base}/docs`, { redirect: 'manual' });
+      const docs = await fetch(`${ui.base}/docs`, { redirect: 'manual' });
       expect(docs.headers.get('location')).toBe('/api/docs');
-      const signInPage = await fetch(`${base}/admin/sign-in`);
+      const signInPage = await fetch(`${ui.base}/admin/sign-in`);
       const html = await signInPage.text();
       expect(signInPage.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(html).not.toMatch(/<script>(?!<\/script>)/);
       const htmx = /src="(\/admin\/assets\/htmx\.min\.[0-9a-f]{12}\.js)"/.exec(html)![1]!;
-      const asset = await fetch(`${base}${htmx}`);
+      const asset = await fetch(`${ui.base}${htmx}`);
       expect(asset.status).toBe(200);
       expect(asset.headers.get('content-type')).toContain('text/javascript');
       expect(asset.headers.get('cache-control')).toContain('immutable');

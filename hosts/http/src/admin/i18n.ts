@@ -1,4 +1,5 @@
 import { IntlMessageFormat } from 'intl-messageformat';
+import { AREA_MESSAGES } from './area-messages.ts';
 
 // The admin UI's text: ICU messages (intl-messageformat) in four catalogs. `satisfies
 // Record<Locale, Messages>` makes a message missing in one language a type error; numbers, money,
@@ -95,10 +96,20 @@ const en = {
   'value.no': 'no',
 } as const;
 
-export type MessageKey = keyof typeof en;
+/** A complete set of catalogs for the messages `E` (each area of the admin declares one). */
+export type Catalogs<E> = Readonly<Record<Locale, { readonly [K in keyof E]: string }>>;
+
+/** The keys of the areas' messages (admin/area-messages.ts lists the areas). */
+type AreaKey = (typeof AREA_MESSAGES)[number] extends infer A
+  ? A extends { readonly en: infer E }
+    ? keyof E
+    : never
+  : never;
+
+export type MessageKey = keyof typeof en | AreaKey;
 export type Messages = { readonly [K in MessageKey]: string };
 
-export const catalogs = {
+const core = {
   en,
   de: {
     appName: 'Cartwright-Verwaltung',
@@ -372,7 +383,15 @@ export const catalogs = {
     'value.yes': 'oui',
     'value.no': 'non',
   },
-} as const satisfies Record<Locale, Messages>;
+} as const satisfies Catalogs<typeof en>;
+
+/** Every message of the admin in each locale: the core's and every area's. */
+export const catalogs = Object.fromEntries(
+  LOCALES.map((locale) => [
+    locale,
+    Object.assign({}, core[locale], ...AREA_MESSAGES.map((area) => area[locale])) as Messages,
+  ]),
+) as Record<Locale, Messages>;
 
 export type Values = Record<string, string | number | Date>;
 

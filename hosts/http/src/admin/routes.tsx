@@ -15,6 +15,7 @@ import {
 } from '@cartwright/service';
 import type { Context, Hono } from 'hono';
 import type { JSX } from 'hono/jsx/jsx-runtime';
+import { ADMIN_AREAS } from './areas.ts';
 import { ADMIN_ASSETS, ASSET_CACHE } from './assets.ts';
 import {
   type BasisCountries,
@@ -32,6 +33,7 @@ import {
   renderedValues,
 } from './channel-form.ts';
 import { type Locale, type MessageKey, pickLocale, translator } from './i18n.ts';
+import type { AdminKit, FormBody } from './kit.ts';
 import type { PageContext } from './layout.tsx';
 import {
   ChannelPage,
@@ -79,8 +81,6 @@ function redirect(c: Context, to: string) {
   c.header('cache-control', 'no-store');
   return c.redirect(to, 303);
 }
-
-type FormBody = Record<string, unknown>;
 
 async function formOf(c: Context): Promise<FormBody | null> {
   const type = c.req.header('content-type') ?? '';
@@ -516,6 +516,24 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
       notice: { kind: 'error', text: context.t.t(key, { detail: saved.detail }) },
     });
   });
+
+  const notFound = (c: Context, context: PageContext) =>
+    render(c, <ProblemPage page={context} status={404} text={context.t.t('error.notFound')} />, 404);
+  const kit: AdminKit = {
+    services,
+    act: (session, name, input) => act(services, session, name, input),
+    render: (c, node, status) => render(c, node, status),
+    redirect,
+    page,
+    async checkedForm(c) {
+      const checked = await checkedForm(c, false);
+      if (checked instanceof Response) return checked;
+      return { form: checked.form, page: checked.page!, session: checked.page!.session! };
+    },
+    problem: problemOfResult,
+    notFound,
+  };
+  for (const mountArea of ADMIN_AREAS) mountArea(app, kit);
 
   app.all('/admin/*', async (c) => {
     const context = (await signedIn(c)) ?? anonymous(c);
