@@ -33,8 +33,9 @@ export function describeToolContract(fixture: () => ContractFixture): void {
     expect(tools.map((tool) => tool.name).sort()).toEqual(
       toolOperations.map((operation) => operation.name).sort(),
     );
-    // HTTP only: the legacy entity save, and the app action doors (each app action is its own
-    // tool `app.<app>.<action>` instead).
+    // HTTP only: the legacy entity save, the app action doors (each app action is its own tool
+    // `app.<app>.<action>` instead) and the storefront's list of app blocks (a storefront renders
+    // them; staff read the same blocks in the app's manifest).
     expect(
       operations
         .filter((operation) => !isMcpTool(operation))
@@ -49,6 +50,7 @@ export function describeToolContract(fixture: () => ContractFixture): void {
       'apps.entities.list',
       'apps.entities.list-public',
       'apps.entities.update',
+      'apps.storefront-blocks.list',
       'automation.entities.save',
     ]);
     for (const operation of toolOperations) {

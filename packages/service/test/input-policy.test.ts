@@ -141,11 +141,21 @@ describe('checkInputPolicy: depth and size, without recursion', () => {
 });
 
 describe('longStringsOf', () => {
-  it('finds the asset upload’s base64 and nothing in operations that allow no more than the default', () => {
-    expect(longStringsOf(operationNamed('catalog.assets.create').input)).toEqual([
-      { path: ['contentBase64'], maxLength: 4 * Math.ceil((8 * 1024 * 1024) / 3) },
-    ]);
-    const others = operations.filter((operation) => operation.name !== 'catalog.assets.create');
+  it('finds the file uploads’ base64 and nothing in operations that allow no more than the default', () => {
+    const eightMiB = 4 * Math.ceil((8 * 1024 * 1024) / 3);
+    // An image upload lets 64 KiB more through, so the image check answers IMAGE_TOO_LARGE itself.
+    const image = 4 * Math.ceil((8 * 1024 * 1024 + 64 * 1024) / 3);
+    const uploads: Record<string, number> = {
+      'catalog.assets.create': eightMiB,
+      'merchant.media.assets.upload': image,
+      'merchant.media.gallery.add': image,
+    };
+    for (const [name, maxLength] of Object.entries(uploads)) {
+      expect(longStringsOf(operationNamed(name).input), name).toEqual([
+        { path: ['contentBase64'], maxLength },
+      ]);
+    }
+    const others = operations.filter((operation) => !(operation.name in uploads));
     expect(others.filter((operation) => longStringsOf(operation.input).length > 0)).toEqual([]);
   });
 });

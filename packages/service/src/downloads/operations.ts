@@ -19,7 +19,7 @@ import { actorOf } from '../kernel/auth.ts';
 import { fail, ok } from '../kernel/errors.ts';
 import { recordEvent } from '../kernel/events.ts';
 import { defineOperation, defineStoreOperation, FileContent } from '../kernel/registry.ts';
-import { iso, NullableTimestamp, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { Base64Of, iso, NullableTimestamp, Timestamp, Uuid } from '../kernel/schemas.ts';
 import { noOrder, setDownloadAccess } from './access.ts';
 
 /** The largest downloadable file (decoded bytes). */
@@ -47,15 +47,10 @@ const MediaType = v.pipe(
 
 // valibot's base64 pattern overflows the regex stack on megabytes; this one is linear. Its
 // maxLength (the base64 of MAX_ASSET_BYTES) is what lets it past the input policy's 1 MiB default.
-const Base64 = v.pipe(
-  v.string(),
-  v.minLength(1, 'the file must not be empty'),
-  v.maxLength(4 * Math.ceil(MAX_ASSET_BYTES / 3), 'decodes to more than 8 MiB'),
-  v.check(
-    (text) => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text),
-    'expected standard base64 with padding',
-  ),
-);
+const Base64 = Base64Of(MAX_ASSET_BYTES, {
+  empty: 'the file must not be empty',
+  tooLarge: 'decodes to more than 8 MiB',
+});
 
 const Asset = v.object({
   id: Uuid,

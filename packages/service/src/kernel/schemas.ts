@@ -70,6 +70,22 @@ export const Active = v.optional(v.boolean(), true);
 
 export const EmptyInput = v.object({});
 
+/**
+ * A file sent as standard padded base64 whose text decodes to at most `maxBytes` (base64 grows a
+ * file by a third). Checked linearly: valibot's base64 pattern overflows the regex stack on megabytes.
+ */
+export function Base64Of(maxBytes: number, messages: { readonly empty: string; readonly tooLarge: string }) {
+  return v.pipe(
+    v.string(),
+    v.minLength(1, messages.empty),
+    v.maxLength(4 * Math.ceil(maxBytes / 3), messages.tooLarge),
+    v.check(
+      (text) => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text),
+      'expected standard base64 with padding',
+    ),
+  );
+}
+
 /** The JSON shape of a Date at the edge. */
 export function iso(date: Date): string;
 export function iso(date: Date | null): string | null;

@@ -18,7 +18,7 @@ import {
   FileContent,
   type OperationContext,
 } from '../kernel/registry.ts';
-import { LanguageCode, Revision, Uuid } from '../kernel/schemas.ts';
+import { Base64Of, LanguageCode, Revision, Uuid } from '../kernel/schemas.ts';
 import type { Services } from '../kernel/services.ts';
 import { languageParameter, refuseDisabledLanguages, translationLanguages } from '../settings/languages.ts';
 import {
@@ -52,21 +52,14 @@ import { fetchImageFromUrl, MAX_URL_LENGTH } from './url-fetch.ts';
 // catalog.write, HTTP and MCP from these declarations; the storefront reads image bytes through
 // store.media.get. Images are checked (verifyImage) before any transaction opens.
 
-// Base64 grows a file by a third. The schema lets a little more than 8 MiB through so an image just
-// over the limit is answered IMAGE_TOO_LARGE by the image check; the body limit stops the rest (413).
-const MAX_BASE64 = 4 * Math.ceil((IMAGE_LIMITS.maxBytes + 64 * 1024) / 3);
-const UPLOAD_BODY_LIMIT = MAX_BASE64 + 64 * 1024;
-
-// valibot's base64 pattern overflows the regex stack on megabytes; this check is linear.
-const ImageBase64 = v.pipe(
-  v.string(),
-  v.minLength(1, 'the image must not be empty'),
-  v.maxLength(MAX_BASE64, 'decodes to more than 8 MiB'),
-  v.check(
-    (text) => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text),
-    'expected standard base64 with padding',
-  ),
-);
+// The schema lets a little more than 8 MiB through so an image just over the limit is answered
+// IMAGE_TOO_LARGE by the image check; the body limit stops the rest (413).
+const MAX_IMAGE_TEXT_BYTES = IMAGE_LIMITS.maxBytes + 64 * 1024;
+const UPLOAD_BODY_LIMIT = 4 * Math.ceil(MAX_IMAGE_TEXT_BYTES / 3) + 64 * 1024;
+const ImageBase64 = Base64Of(MAX_IMAGE_TEXT_BYTES, {
+  empty: 'the image must not be empty',
+  tooLarge: 'decodes to more than 8 MiB',
+});
 const ImageUrl = v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_URL_LENGTH));
 const AltText = v.pipe(v.string(), v.maxLength(MAX_ALT_TEXT));
 const AltTexts = v.record(LanguageCode, AltText);
