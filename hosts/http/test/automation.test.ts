@@ -213,6 +213,37 @@ describe('preview', () => {
     });
   });
 
+  it('with explain: true also answers the decision of every node on the cart’s facts', async () => {
+    const condition = {
+      type: 'orContainer',
+      children: [amountAtLeast(100), { type: 'notContainer', children: [amountAtLeast(100)] }],
+    };
+    const explained = expectOk(
+      await staff(
+        'POST',
+        '/api/automation/rules/preview',
+        { condition, explain: true },
+        { 'x-context-token': contextToken },
+      ),
+    );
+    expect(explained).toMatchObject({
+      result: true,
+      trace: {
+        pointer: '',
+        type: 'orContainer',
+        result: true,
+        children: [
+          { pointer: '/children/0', type: 'cartCartAmount', result: false, actual: 75 },
+          {
+            pointer: '/children/1',
+            result: true,
+            children: [{ pointer: '/children/1/children/0', result: false }],
+          },
+        ],
+      },
+    });
+  });
+
   it('reads facts the merchant keeps as rule metadata (product streams)', async () => {
     const inStream = { type: 'cartLineItemInProductStream', value: { operator: '=', streamIds: ['summer'] } };
     expect(expectOk(await preview(inStream))).toEqual({ result: false });

@@ -196,7 +196,10 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     'automation.dependencies': [{ kind: 'rules', id: A_RULE }, true],
     'automation.delete': [{ kind: 'rules', id: A_RULE, revision: 1 }, true],
     // Shop A's context token does not exist in another shop: 404, nothing evaluated.
-    'automation.preview': [{ condition: { type: 'alwaysValid' }, contextToken: aContextToken }, true],
+    'automation.preview': [
+      { condition: { type: 'alwaysValid' }, contextToken: aContextToken, explain: true },
+      true,
+    ],
     'automation.explain': [{ ruleId: A_RULE, facts: { now: '2026-01-01T00:00:00Z' } }, true],
     'automation.import': [{ condition: [{ id: 'x', type: 'alwaysValid', parentId: null }] }, false],
     'automation.executions': [{ limit: 10 }, false],

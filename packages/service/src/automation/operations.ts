@@ -327,7 +327,7 @@ export const deleteAutomationDefinition = defineOperation({
 export const previewRule = defineOperation({
   name: 'automation.preview',
   summary:
-    'Evaluates a condition against the server-owned facts of a storefront cart context (send its token as x-context-token). Answers only the Boolean; writes nothing. Order-source conditions fail here: a cart is not an order.',
+    'Evaluates a condition against the server-owned facts of a storefront cart context (send its token as x-context-token). Answers the Boolean and, with `explain: true`, the decision of every node (as `automation.explain`, on the cart’s facts); writes nothing. Order-source conditions fail here: a cart is not an order.',
   http: {
     method: 'POST',
     path: '/api/automation/rules/preview',
@@ -338,8 +338,9 @@ export const previewRule = defineOperation({
   input: v.strictObject({
     condition: ConditionInput,
     contextToken: v.optional(v.pipe(v.string(), v.maxLength(200))),
+    explain: v.optional(v.boolean(), false),
   }),
-  output: v.strictObject({ result: v.boolean() }),
+  output: v.strictObject({ result: v.boolean(), trace: v.optional(v.unknown()) }),
   async handler({ services, tenantId }, input) {
     const invalid = conditionIssues(input.condition, '/condition');
     if (invalid) return invalid;
@@ -373,6 +374,12 @@ export const previewRule = defineOperation({
         await currentCartOf(tx, services, tenantId, context),
         context,
       );
+      if (input.explain) {
+        const trace = compiled.value.explain(facts);
+        return trace.ok
+          ? ok({ result: trace.value.result, trace: trace.value })
+          : ruleFailure(trace, '/condition');
+      }
       const decided = compiled.value.evaluate(facts);
       return decided.ok ? ok({ result: decided.value }) : ruleFailure(decided, '/condition');
     });
