@@ -70,6 +70,7 @@ export { checkout, type OrderPlacedPayload } from './checkout/checkout.ts';
 export { openStoreContext, resolveStoreContext, revokeCustomerContexts } from './customers/contexts.ts';
 export { createDocument, type DocumentType } from './documents/create.ts';
 export { setDownloadAccess } from './downloads/access.ts';
+export { FLOW_TRIGGERS } from './flows/definition.ts';
 export { type ExecutorOptions, runDueJobs, type UncertainJob } from './flows/executor.ts';
 export { flowMatchingProjection } from './flows/matching.ts';
 export type { ActionContext, ActionHandler, FlowActor, FlowSubject } from './flows/model.ts';
