@@ -433,7 +433,7 @@ export async function stageGalleryEntry(
     readonly altTexts?: AltTexts;
   },
 ): Promise<Result<{ readonly entryId: string; readonly assetId: string }>> {
-  const inspected = inspectImage(input.png);
+  const inspected = await inspectImage(input.png);
   if (!inspected.ok) return inspected;
   const locked = await lockGallery(tx, tenantId, input.productId);
   if (!locked.ok) return locked;
