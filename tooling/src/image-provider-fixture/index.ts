@@ -7,7 +7,15 @@
  * a dropped or cut connection).
  */
 export type { ImageEndpoint, ImageProviderFault, ImageProviderFaultKind } from './faults.ts';
-export { encodePng, type FixtureImage, type ImageSeed, pngBomb, renderFixtureImage } from './png.ts';
+export {
+  encodePng,
+  type FixtureImage,
+  type ImageSeed,
+  pngBomb,
+  pngDeclaring,
+  renderFixtureImage,
+  wholePngBomb,
+} from './png.ts';
 export {
   type ImageProviderFixture,
   type ImageProviderFixtureOptions,

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { crc32, deflateSync } from 'node:zlib';
+import { constants, crc32, createDeflate, deflateSync } from 'node:zlib';
 
-// The fixture's images: a small PNG encoder (8-bit RGBA, no filtering) so the fixture needs no image
-// library, deterministic pictures a test can compare pixel by pixel, and two decompression bombs.
-// This encodes only; the service decodes with its own checked module.
+// The one place PNG files are built by hand: a small encoder (8-bit RGBA, no filtering) so the
+// fixture needs no image library, deterministic pictures a test can compare pixel by pixel, and the
+// hostile files no encoder would write (a header that lies, decompression bombs), which the
+// service's tests use too. This encodes only; the service decodes with its own checked module.
 
 /** An image as the fixture drew it: straight RGBA, row by row. */
 export interface FixtureImage {
@@ -26,13 +27,20 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-function header(width: number, height: number): Buffer {
+const RGBA = 6;
+const GRAY = 0;
+
+function header(width: number, height: number, colorType = RGBA): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
-  ihdr[9] = 6; // RGBA
+  ihdr[9] = colorType;
   return chunk('IHDR', ihdr);
+}
+
+function pngOf(ihdr: Buffer, idat: Buffer): Buffer {
+  return Buffer.concat([SIGNATURE, ihdr, chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
 }
 
 /** Encodes RGBA pixels as a PNG (filter 0 on every row). */
@@ -42,12 +50,7 @@ export function encodePng(width: number, height: number, rgba: Uint8Array): Buff
   for (let y = 0; y < height; y++) {
     Buffer.from(rgba.buffer, rgba.byteOffset + y * stride, stride).copy(raw, y * (stride + 1) + 1);
   }
-  return Buffer.concat([
-    SIGNATURE,
-    header(width, height),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return pngOf(header(width, height), deflateSync(raw));
 }
 
 /** What decides a picture: the same inputs always draw the same pixels. */
@@ -83,10 +86,36 @@ export function renderFixtureImage(seed: ImageSeed, width: number, height: numbe
  */
 export function pngBomb(width: number, height: number, inflatedBytes: number = 32 * 1024 * 1024): Buffer {
   const zeros = Buffer.alloc(Math.min(inflatedBytes, width * height * 4 + height));
-  return Buffer.concat([
-    SIGNATURE,
-    header(width, height),
-    chunk('IDAT', deflateSync(zeros, { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return pngOf(header(width, height), deflateSync(zeros, { level: 9 }));
+}
+
+/** A valid-looking PNG whose header declares `width × height` with a one-row body (it lies). */
+export function pngDeclaring(width: number, height: number): Buffer {
+  return pngOf(header(width, height, GRAY), deflateSync(Buffer.alloc(64)));
+}
+
+/**
+ * A whole decompression bomb: a `side × side` 8-bit grayscale PNG whose entire body is zeros,
+ * compressed at level 9 (20000² → about 400 MB of pixels in a few hundred KB). The body is
+ * streamed through the compressor a slice at a time, so making one costs little memory.
+ */
+export async function wholePngBomb(side = 20_000): Promise<Buffer> {
+  const rowBytes = side + 1;
+  const rowsPerSlice = Math.max(1, Math.floor((4 * 1024 * 1024) / rowBytes));
+  const slice = Buffer.alloc(rowBytes * rowsPerSlice);
+  const deflate = createDeflate({ level: constants.Z_BEST_COMPRESSION });
+  const parts: Buffer[] = [];
+  deflate.on('data', (part: Buffer) => parts.push(part));
+  const done = new Promise<void>((resolve, reject) => {
+    deflate.on('end', resolve);
+    deflate.on('error', reject);
+  });
+  for (let row = 0; row < side; row += rowsPerSlice) {
+    const rows = Math.min(rowsPerSlice, side - row);
+    const written = deflate.write(rows === rowsPerSlice ? slice : slice.subarray(0, rows * rowBytes));
+    if (!written) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  deflate.end();
+  await done;
+  return pngOf(header(side, side, GRAY), Buffer.concat(parts));
 }
