@@ -29,6 +29,7 @@ export const ADMIN_ASSETS = {
   htmx: asset('htmx.min.js', 'text/javascript; charset=utf-8', readFileSync(htmxFile, 'utf8')),
   script: asset('admin.js', 'text/javascript; charset=utf-8', own('admin.js')),
   style: asset('admin.css', 'text/css; charset=utf-8', own('admin.css')),
+  appsBridge: asset('apps-bridge.js', 'text/javascript; charset=utf-8', own('apps-bridge.js')),
 } as const;
 
 export const ASSET_CACHE = 'public, max-age=31536000, immutable';

@@ -134,6 +134,16 @@ export function Layout({ page, title, children }: { page: PageContext; title: st
                   {t.t('nav.settings')}
                 </NavLink>
               ) : null}
+              {reads?.has('settings.read') ? (
+                <NavLink href="/admin/intelligence" path={path}>
+                  {t.t('intelligence.nav')}
+                </NavLink>
+              ) : null}
+              {reads?.has('apps.read') ? (
+                <NavLink href="/admin/apps" path={path}>
+                  {t.t('apps.nav')}
+                </NavLink>
+              ) : null}
               <li>
                 <a href="/docs" hx-boost="false">
                   {t.t('nav.apiDocs')}

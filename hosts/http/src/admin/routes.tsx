@@ -117,9 +117,11 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
 
   app.use('/admin/*', async (c, next) => {
     await next();
-    c.res.headers.set('content-security-policy', ADMIN_POLICY);
+    // A page may bring a stricter or framing policy of its own (the apps area's panel, decision 0047).
+    if (!c.res.headers.has('content-security-policy'))
+      c.res.headers.set('content-security-policy', ADMIN_POLICY);
     c.res.headers.set('x-content-type-options', 'nosniff');
-    c.res.headers.set('x-frame-options', 'DENY');
+    if (!c.res.headers.has('x-frame-options')) c.res.headers.set('x-frame-options', 'DENY');
     c.res.headers.set('referrer-policy', 'same-origin');
     if (!c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'no-store');
   });
