@@ -134,6 +134,16 @@ export function Layout({ page, title, children }: { page: PageContext; title: st
                   {t.t('nav.settings')}
                 </NavLink>
               ) : null}
+              {reads?.has('catalog.read') ? (
+                <NavLink href="/admin/products" path={path}>
+                  {t.t('catalog.nav')}
+                </NavLink>
+              ) : null}
+              {reads?.has('orders.read') ? (
+                <NavLink href="/admin/orders" path={path}>
+                  {t.t('orders.nav')}
+                </NavLink>
+              ) : null}
               {reads?.has('settings.read') ? (
                 <NavLink href="/admin/intelligence" path={path}>
                   {t.t('intelligence.nav')}
