@@ -99,7 +99,8 @@ export async function installApp(
   if ((current?.revision ?? 0) !== request.revision) {
     return staleRevision(request.revision, current?.revision ?? 0);
   }
-  const stored = manifest as unknown as Record<string, unknown>;
+  // The manifest as JSONB keeps it (optional keys the parser left undefined are absent there).
+  const stored = JSON.parse(JSON.stringify(manifest)) as Record<string, unknown>;
   const known = await findAppVersion(tx, tenantId, manifest.id, manifest.version);
   if (known && (!isDeepStrictEqual(known.manifest, stored) || known.module !== module.value)) {
     return fail(
