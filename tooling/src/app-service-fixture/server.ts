@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { headerOf, sendJson, startLoopbackServer } from '../loopback-http.ts';
 import { readBody } from '../request-body.ts';
 import {
   type AppServiceFault,
@@ -96,20 +96,6 @@ const PATH = '/actions';
 
 type MutableCall = { -readonly [K in keyof ReceivedCall]: ReceivedCall[K] };
 
-function header(request: IncomingMessage, name: string): string | null {
-  const value = request.headers[name];
-  return (Array.isArray(value) ? value[0] : value) ?? null;
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-  });
-  response.end(text);
-}
-
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -136,14 +122,14 @@ export async function startAppServiceFixture(options: AppServiceFixtureOptions):
     }
     const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
     const delivery: (typeof deliveries)[number] = {
-      deliveryId: header(request, 'x-app-delivery-id') ?? '',
-      eventId: header(request, 'x-app-event-id'),
-      sequence: header(request, 'x-app-event-sequence'),
-      eventName: header(request, 'x-app-event'),
-      timestamp: header(request, 'x-app-timestamp'),
-      signature: header(request, 'x-app-signature'),
+      deliveryId: headerOf(request, 'x-app-delivery-id') ?? '',
+      eventId: headerOf(request, 'x-app-event-id'),
+      sequence: headerOf(request, 'x-app-event-sequence'),
+      eventName: headerOf(request, 'x-app-event'),
+      timestamp: headerOf(request, 'x-app-timestamp'),
+      signature: headerOf(request, 'x-app-signature'),
       signatureValid: false,
-      hasAuthorization: header(request, 'authorization') !== null,
+      hasAuthorization: headerOf(request, 'authorization') !== null,
       body,
     };
     const event = (fields.event ?? {}) as Record<string, unknown>;
@@ -186,18 +172,18 @@ export async function startAppServiceFixture(options: AppServiceFixtureOptions):
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (request.method === 'POST' && header(request, 'x-app-delivery-id') !== null) {
+    if (request.method === 'POST' && headerOf(request, 'x-app-delivery-id') !== null) {
       return handleDelivery(request, response);
     }
     const call: MutableCall = {
       method: request.method ?? '',
       path: request.url ?? '',
-      authorized: header(request, 'authorization') === `Bearer ${credential}`,
-      contentType: header(request, 'content-type'),
+      authorized: headerOf(request, 'authorization') === `Bearer ${credential}`,
+      contentType: headerOf(request, 'content-type'),
       tenant: null,
       action: null,
       input: undefined,
-      idempotencyKey: header(request, 'idempotency-key'),
+      idempotencyKey: headerOf(request, 'idempotency-key'),
       performed: false,
     };
     calls.push(call);
@@ -307,21 +293,11 @@ export async function startAppServiceFixture(options: AppServiceFixtureOptions):
     return answer(200, result.value ?? null);
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch(() => {
-      if (!response.headersSent) sendJson(response, 500, { detail: 'fixture error' });
-      else response.destroy();
-    });
+  const server = await startLoopbackServer(handle, {
+    port: options.port,
+    errorBody: { detail: 'fixture error' },
   });
-  server.on('clientError', (_error, socket) => socket.destroy());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port } = server;
 
   return {
     url: `http://127.0.0.1:${port}${PATH}`,
@@ -345,11 +321,6 @@ export async function startAppServiceFixture(options: AppServiceFixtureOptions):
       calls.length = 0;
       deliveries.length = 0;
     },
-    close() {
-      return new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      });
-    },
+    close: server.close,
   };
 }

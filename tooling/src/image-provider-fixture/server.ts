@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { headerOf, sendJson, startLoopbackServer } from '../loopback-http.ts';
 import { readBodyBytes } from '../request-body.ts';
 import {
   createImageProviderFaults,
@@ -82,20 +82,6 @@ const MAX_SIDE = 4096;
 const DEFAULT_OVERSIZED_BYTES = 21 * 1024 * 1024;
 
 type MutableCall = { -readonly [K in keyof ReceivedImageCall]: ReceivedImageCall[K] };
-
-function header(request: IncomingMessage, name: string): string | null {
-  const value = request.headers[name];
-  return (Array.isArray(value) ? value[0] : value) ?? null;
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-  });
-  response.end(text);
-}
 
 /** The provider's error body. */
 function errorBody(message: string, type: string, code: string | null, param: string | null = null) {
@@ -187,8 +173,8 @@ export async function startImageProviderFixture(
       method: request.method ?? '',
       path,
       endpoint,
-      authorized: header(request, 'authorization') === `Bearer ${apiKey}`,
-      contentType: header(request, 'content-type'),
+      authorized: headerOf(request, 'authorization') === `Bearer ${apiKey}`,
+      contentType: headerOf(request, 'content-type'),
       model: null,
       prompt: null,
       n: null,
@@ -207,7 +193,7 @@ export async function startImageProviderFixture(
     const body = await readBodyBytes(request, MAX_BODY_BYTES);
     if (!call.authorized) {
       // Like the real API, the refusal names the key it was given; a client must never pass it on.
-      const given = (header(request, 'authorization') ?? '').replace(/^Bearer /, '');
+      const given = (headerOf(request, 'authorization') ?? '').replace(/^Bearer /, '');
       return answer(
         401,
         errorBody(`Incorrect API key provided: ${given}.`, 'invalid_request_error', 'invalid_api_key'),
@@ -347,21 +333,11 @@ export async function startImageProviderFixture(
     return answer(200, { created, data });
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch(() => {
-      if (!response.headersSent) sendJson(response, 500, errorBody('fixture error', 'server_error', null));
-      else response.destroy();
-    });
+  const server = await startLoopbackServer(handle, {
+    port: options.port,
+    errorBody: errorBody('fixture error', 'server_error', null),
   });
-  server.on('clientError', (_error, socket) => socket.destroy());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port } = server;
 
   return {
     url: `http://127.0.0.1:${port}${BASE}`,
@@ -374,11 +350,6 @@ export async function startImageProviderFixture(
     clear() {
       calls.length = 0;
     },
-    close() {
-      return new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      });
-    },
+    close: server.close,
   };
 }
