@@ -2,8 +2,15 @@ import { appsMessages } from './apps/messages.ts';
 import { catalogMessages } from './catalog/messages.ts';
 import { intelligenceMessages } from './intelligence/messages.ts';
 import { ordersMessages } from './orders/messages.ts';
+import { rulesMessages } from './rules/messages.ts';
 
 // The message catalogs of the admin's areas, one entry per area: each area keeps its messages
 // beside its pages (`<area>/messages.ts`, `satisfies Catalogs<typeof en>` so a missing
 // translation fails tsc) and adds one line here; i18n.ts merges them with the core's.
-export const AREA_MESSAGES = [catalogMessages, ordersMessages, intelligenceMessages, appsMessages] as const;
+export const AREA_MESSAGES = [
+  rulesMessages,
+  catalogMessages,
+  ordersMessages,
+  intelligenceMessages,
+  appsMessages,
+] as const;

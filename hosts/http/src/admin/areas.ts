@@ -3,7 +3,14 @@ import { catalogArea } from './catalog/routes.tsx';
 import { intelligenceArea } from './intelligence/routes.tsx';
 import type { AdminArea } from './kit.ts';
 import { ordersArea } from './orders/routes.tsx';
+import { rulesArea } from './rules/routes.tsx';
 
 // The admin's areas beyond the core pages (sign-in, overview, settings), one line each; each
 // area keeps its routes, pages and messages in its own folder (`admin/<area>/`).
-export const ADMIN_AREAS: readonly AdminArea[] = [catalogArea, ordersArea, intelligenceArea, appsArea];
+export const ADMIN_AREAS: readonly AdminArea[] = [
+  rulesArea,
+  catalogArea,
+  ordersArea,
+  intelligenceArea,
+  appsArea,
+];

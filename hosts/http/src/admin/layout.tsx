@@ -134,6 +134,11 @@ export function Layout({ page, title, children }: { page: PageContext; title: st
                   {t.t('nav.settings')}
                 </NavLink>
               ) : null}
+              {reads?.has('settings.read') ? (
+                <NavLink href="/admin/rules" path={path}>
+                  {t.t('rules.nav')}
+                </NavLink>
+              ) : null}
               {reads?.has('catalog.read') ? (
                 <NavLink href="/admin/products" path={path}>
                   {t.t('catalog.nav')}

@@ -1,0 +1,262 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AdminBrowser, browserMissing, launchAdminBrowser } from './admin-browser.ts';
+import { createHarness, type Harness } from './harness.ts';
+
+// The rule builder (admin/rules, decision 0047) walked in chromium in English and German: a rule
+// built from the catalog (an OR container with a cart amount and a customer group), saved, listed,
+// previewed against a storefront visitor's cart with its trace drawn, the preview following the
+// cart; a stale save and the API's pointer errors shown; a reader sees no edit control and the
+// replayed save is refused.
+
+let h: Harness;
+let ui: AdminBrowser;
+let productId: string;
+let channelKey: string;
+let readerToken: string;
+const GROUP = '0b9b7a40-1c1e-4d1f-9a51-6f0a3c2b7e11';
+
+const staff = (method: string, path: string, body?: unknown) =>
+  h.call(method, path, { token: h.shopA.token, body });
+
+interface StoredRule {
+  id: string;
+  revision: number;
+  active: boolean;
+  data: { name: Record<string, string>; condition: unknown };
+}
+
+async function rulesOfShop(): Promise<StoredRule[]> {
+  const listed = await staff('GET', '/api/automation');
+  expect(listed.status).toBe(200);
+  return (listed.body as { rules: StoredRule[] }).rules;
+}
+
+const TEXT = {
+  en: {
+    rules: 'Rules',
+    amount: '20.5',
+    matches: 'The cart matches this condition.',
+    misses: 'The cart does not match this condition.',
+    saved: 'saved',
+    stale: 'Someone else saved this rule first',
+    readOnly: 'You can read this rule but not change it.',
+    disabled: 'not available',
+  },
+  de: {
+    rules: 'Regeln',
+    amount: '20,5',
+    matches: 'Der Warenkorb erfüllt diese Bedingung.',
+    misses: 'Der Warenkorb erfüllt diese Bedingung nicht.',
+    saved: 'gespeichert',
+    stale: 'Jemand anderes hat diese Regel zuerst gespeichert',
+    readOnly: 'Sie können diese Regel lesen, aber nicht ändern.',
+    disabled: 'nicht verfügbar',
+  },
+} as const;
+
+describe.skipIf(browserMissing)('the rule builder in chromium', () => {
+  beforeAll(async () => {
+    h = await createHarness();
+    ({ productId, channelKey } = await h.sellableTea());
+    const member = await staff('POST', '/api/members', { email: 'rules-reader@a.test', role: 'reader' });
+    expect(member.status).toBe(201);
+    const token = await staff('POST', '/api/tokens', {
+      name: 'reader',
+      kind: 'personal',
+      userId: (member.body as { userId: string }).userId,
+    });
+    expect(token.status).toBe(201);
+    readerToken = (token.body as { token: string }).token;
+    ui = await launchAdminBrowser(h.services);
+  });
+
+  afterAll(async () => {
+    await ui?.close();
+    await h?.close();
+  });
+
+  describe.each(['en', 'de'] as const)('in %s', (locale) => {
+    it('builds an OR of two typed conditions, saves, lists, previews against a changing cart, shows stale saves and pointer errors', async () => {
+      const text = TEXT[locale];
+      const name = `Big carts or VIPs (${locale})`;
+      const { context, page, refused } = await ui.openContext(locale);
+      try {
+        await ui.signIn(page, h.shopA.token);
+        await page.click('nav a[href="/admin/rules"]');
+        await page.waitForSelector('h1');
+        expect(await page.textContent('h1')).toBe(text.rules);
+        await ui.shot(page, `rules-${locale}-01-list`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+
+        await page.click('a[href="/admin/rules/new"]');
+        await page.waitForSelector('form.rule-editor');
+        await page.fill('#rule-name', name);
+        // An OR container inside the root, then two typed conditions inside it.
+        await page.selectOption('#n--new', 'orContainer');
+        await page.click('button[name="op"][value="add:"]');
+        await page.waitForSelector('li[data-pointer="/children/0"][data-type="orContainer"]');
+        // The catalog's disabled conditions are offered with their reason and cannot be chosen.
+        const script = page.locator('#n-children-0--new option[value="scriptRule"]');
+        expect(await script.isDisabled()).toBe(true);
+        expect(await script.textContent()).toContain(text.disabled);
+        expect(await script.textContent()).toContain('no bounded compatible script runtime');
+        await page.selectOption('#n-children-0--new', 'cartCartAmount');
+        await page.click('button[name="op"][value="add:/children/0"]');
+        await page.waitForSelector('li[data-pointer="/children/0/children/0"]');
+        await page.selectOption('#n-children-0--new', 'customerCustomerGroup');
+        await page.click('button[name="op"][value="add:/children/0"]');
+        await page.waitForSelector('li[data-pointer="/children/0/children/1"]');
+        // Typed inputs: the amount as the UI language writes it, the operator, a list of ids.
+        await page.selectOption('#n-children-0-children-0--operator', '>=');
+        await page.fill('#n-children-0-children-0--amount', 'twenty');
+        await page.fill('#n-children-0-children-1--customerGroupIds', GROUP);
+        // A value the API refuses is shown next to its parameter, with the entries kept.
+        await page.click('button[name="op"][value="save"]');
+        await page.waitForSelector(
+          'li[data-pointer="/children/0/children/0"] [data-param="amount"] .node-errors',
+        );
+        expect(await page.inputValue('#n-children-0-children-1--customerGroupIds')).toBe(GROUP);
+        expect(await page.inputValue('#rule-name')).toBe(name);
+        await ui.shot(page, `rules-${locale}-02-pointer-error`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+        expect((await rulesOfShop()).some((rule) => rule.data.name[locale] === name)).toBe(false);
+
+        await page.fill('#n-children-0-children-0--amount', text.amount);
+        await ui.shot(page, `rules-${locale}-03-editor`);
+        await page.click('button[name="op"][value="save"]');
+        await page.waitForSelector(`tr:has-text("${name}")`);
+        expect(await page.textContent('[role="status"]')).toContain(text.saved);
+        await ui.shot(page, `rules-${locale}-04-listed`);
+        const rule = (await rulesOfShop()).find((stored) => stored.data.name[locale] === name)!;
+        expect(rule).toMatchObject({ revision: 1, active: true });
+        expect(rule.data.condition).toEqual({
+          type: 'andContainer',
+          children: [
+            {
+              type: 'orContainer',
+              children: [
+                { type: 'cartCartAmount', value: { operator: '>=', amount: 20.5 } },
+                { type: 'customerCustomerGroup', value: { operator: '=', customerGroupIds: [GROUP] } },
+              ],
+            },
+          ],
+        });
+
+        // Preview against a visitor's cart (one tea: 10.00), then after the cart changed (three).
+        const visitor = await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]);
+        await page.click(`a[href="/admin/rules/${rule.id}"]`);
+        await page.waitForSelector('#context-token');
+        await page.fill('#context-token', visitor);
+        await page.click('button[name="op"][value="preview"]');
+        await page.waitForSelector('[data-result]');
+        expect(await page.getAttribute('[data-result]', 'data-result')).toBe('false');
+        expect(await page.textContent('[data-result]')).toBe(text.misses);
+        const traceOf = (pointer: string) =>
+          page.getAttribute(`li[data-pointer="${pointer}"] > .node-head [data-trace]`, 'data-trace');
+        expect(await traceOf('')).toBe('false');
+        expect(await traceOf('/children/0/children/0')).toBe('false');
+        expect(await traceOf('/children/0/children/1')).toBe('false');
+        await ui.shot(page, `rules-${locale}-05-preview-false`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+
+        const grown = await h.call('POST', '/store-api/cart/lines', {
+          headers: { 'x-channel-key': channelKey, 'x-context-token': visitor },
+          body: { productId, quantity: 2 },
+        });
+        expect(grown.status).toBe(200);
+        await page.click('button[name="op"][value="preview"]');
+        await page.waitForSelector('[data-result="true"]');
+        expect(await page.textContent('[data-result]')).toBe(text.matches);
+        expect(await traceOf('')).toBe('true');
+        expect(await traceOf('/children/0')).toBe('true');
+        expect(await traceOf('/children/0/children/0')).toBe('true');
+        expect(await traceOf('/children/0/children/1')).toBe('false');
+        await ui.shot(page, `rules-${locale}-06-preview-true`);
+
+        // Someone else saves meanwhile: this page's save is stale, says so and keeps the entries.
+        const other = await staff('PUT', `/api/automation/rules/${rule.id}`, {
+          revision: 1,
+          data: { ...rule.data, condition: { type: 'alwaysValid' } },
+        });
+        expect(other.status).toBe(200);
+        await page.fill('#n-children-0-children-0--amount', '99');
+        await page.click('button[name="op"][value="save"]');
+        await page.waitForSelector('[role="alert"]');
+        expect(await page.textContent('[role="alert"]')).toContain(text.stale);
+        expect(await page.inputValue('#n-children-0-children-0--amount')).toBe('99');
+        expect((await rulesOfShop()).find((stored) => stored.id === rule.id)!.data.condition).toEqual({
+          type: 'alwaysValid',
+        });
+        await ui.shot(page, `rules-${locale}-07-stale`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+        // Saving again (now at the current revision) replaces it.
+        await page.click('button[name="op"][value="save"]');
+        await page.waitForSelector(`tr:has-text("${name}")`);
+        const replaced = (await rulesOfShop()).find((stored) => stored.id === rule.id)!;
+        expect(replaced.revision).toBe(3);
+        expect(JSON.stringify(replaced.data.condition)).toContain('"amount":99');
+        expect(refused).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
+    it('shows a reader the rule without edit controls and refuses the replayed save', async () => {
+      const text = TEXT[locale];
+      const id = randomUUID();
+      const condition = {
+        type: 'orContainer',
+        children: [{ type: 'cartCartAmount', value: { operator: '>=', amount: 5 } }],
+      };
+      const created = await staff('PUT', `/api/automation/rules/${id}`, {
+        revision: 0,
+        data: { name: { en: `Read me ${locale}`, de: `Lies mich ${locale}` }, condition },
+      });
+      expect(created.status).toBe(200);
+      const { context, page, refused } = await ui.openContext(locale);
+      try {
+        await ui.signIn(page, readerToken);
+        await page.click('nav a[href="/admin/rules"]');
+        await page.waitForSelector(`a[href="/admin/rules/${id}"]`);
+        expect(await page.locator('a[href="/admin/rules/new"]').count()).toBe(0);
+        await page.click(`a[href="/admin/rules/${id}"]`);
+        await page.waitForSelector('#context-token');
+        expect(await page.textContent('main')).toContain(text.readOnly);
+        expect(await page.locator('form.rule-editor').count()).toBe(0);
+        expect(
+          await page.locator('[name^="v:"], [name^="new:"], button[value="save"], #rule-name').count(),
+        ).toBe(0);
+        // The amount shows as text.
+        expect(await page.textContent('li[data-pointer="/children/0"] [data-param="amount"]')).toContain('5');
+        // A reader may still preview the saved rule against a cart.
+        await page.fill('#context-token', await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]));
+        await page.click('button[name="op"][value="preview"]');
+        await page.waitForSelector('[data-result="true"]');
+        await ui.shot(page, `rules-${locale}-08-reader`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+
+        // The owner's save replayed with the reader's session and CSRF token: refused, nothing changed.
+        const csrf = (await page.getAttribute('form[method="post"] input[name="csrf"]', 'value'))!;
+        const answer = await context.request.post(`${ui.base}/admin/rules/${id}`, {
+          headers: { origin: ui.base },
+          form: {
+            csrf,
+            op: 'save',
+            revision: '1',
+            name: 'Hijacked',
+            activeShown: '1',
+            tree: JSON.stringify({ type: 'alwaysValid' }),
+          },
+        });
+        expect(answer.status()).toBe(403);
+        const stored = (await rulesOfShop()).find((rule) => rule.id === id)!;
+        expect(stored.revision).toBe(1);
+        expect(stored.data.condition).toEqual(condition);
+        expect(refused).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+});
