@@ -1,5 +1,6 @@
 import { appsMessages } from './apps/messages.ts';
 import { catalogMessages } from './catalog/messages.ts';
+import { flowsMessages } from './flows/messages.ts';
 import { intelligenceMessages } from './intelligence/messages.ts';
 import { ordersMessages } from './orders/messages.ts';
 import { rulesMessages } from './rules/messages.ts';
@@ -13,4 +14,5 @@ export const AREA_MESSAGES = [
   ordersMessages,
   intelligenceMessages,
   appsMessages,
+  flowsMessages,
 ] as const;

@@ -1,5 +1,6 @@
 import { appsArea } from './apps/routes.tsx';
 import { catalogArea } from './catalog/routes.tsx';
+import { flowsArea } from './flows/routes.tsx';
 import { intelligenceArea } from './intelligence/routes.tsx';
 import type { AdminArea } from './kit.ts';
 import { ordersArea } from './orders/routes.tsx';
@@ -13,4 +14,5 @@ export const ADMIN_AREAS: readonly AdminArea[] = [
   ordersArea,
   intelligenceArea,
   appsArea,
+  flowsArea,
 ];

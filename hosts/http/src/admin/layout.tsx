@@ -139,6 +139,11 @@ export function Layout({ page, title, children }: { page: PageContext; title: st
                   {t.t('rules.nav')}
                 </NavLink>
               ) : null}
+              {reads?.has('settings.read') ? (
+                <NavLink href="/admin/flows" path={path}>
+                  {t.t('flows.nav')}
+                </NavLink>
+              ) : null}
               {reads?.has('catalog.read') ? (
                 <NavLink href="/admin/products" path={path}>
                   {t.t('catalog.nav')}

@@ -1,0 +1,318 @@
+import { FLOW_NODE_KINDS, type FlowNodeKind, validatePipeline } from '@cartwright/flow-graph';
+import type { MessageKey, Values } from '../i18n.ts';
+import type { FormBody } from '../kit.ts';
+
+// The flow editor's draft: a flow's graph as the form edits it (one fieldset per node, edges typed
+// as node ids), read from a stored flow or from a posted form, turned back into `data.pipeline`,
+// and checked by the pure `validatePipeline` of @cartwright/flow-graph so every problem is pinned
+// to its node before anything is saved (decision 0047, "Flows").
+
+export const DELAY_UNITS = ['seconds', 'minutes', 'hours', 'days'] as const;
+export type DelayUnit = (typeof DELAY_UNITS)[number];
+const UNIT_SECONDS: Readonly<Record<DelayUnit, number>> = {
+  seconds: 1,
+  minutes: 60,
+  hours: 3600,
+  days: 86_400,
+};
+
+/** One node as the form shows it: every field a string, whatever its kind. */
+export interface DraftNode {
+  readonly id: string;
+  readonly kind: FlowNodeKind;
+  readonly conditionMode: 'rule' | 'tree';
+  readonly ruleId: string;
+  readonly tree: string;
+  readonly onTrue: string;
+  readonly onFalse: string;
+  readonly action: string;
+  readonly config: string;
+  readonly amount: string;
+  readonly unit: DelayUnit;
+  readonly next: string;
+}
+
+export interface Draft {
+  /** The stored revision the draft was opened at (0 for a new flow). */
+  readonly revision: number;
+  readonly name: string;
+  readonly trigger: string;
+  readonly active: boolean;
+  readonly entry: string;
+  readonly nodes: readonly DraftNode[];
+}
+
+/** A problem of the draft: pinned to node positions (empty: the graph as a whole). */
+export interface DraftIssue {
+  readonly nodes: readonly number[];
+  readonly text: { readonly key: MessageKey; readonly values?: Values } | { readonly raw: string };
+}
+
+/** The most nodes a posted form may carry (validatePipeline's own input bound). */
+const MAX_FORM_NODES = 1000;
+const MAX_FIELD = 100_000;
+
+const BLANK: Omit<DraftNode, 'id' | 'kind'> = {
+  conditionMode: 'tree',
+  ruleId: '',
+  tree: '',
+  onTrue: '',
+  onFalse: '',
+  action: '',
+  config: '{}',
+  amount: '1',
+  unit: 'minutes',
+  next: '',
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+const edge = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** A delay in the largest unit that divides it. */
+export function delayParts(seconds: number): { amount: string; unit: DelayUnit } {
+  for (const unit of ['days', 'hours', 'minutes'] as const) {
+    if (seconds >= UNIT_SECONDS[unit] && seconds % UNIT_SECONDS[unit] === 0) {
+      return { amount: String(seconds / UNIT_SECONDS[unit]), unit };
+    }
+  }
+  return { amount: String(seconds), unit: 'seconds' };
+}
+
+/** The saved rule a condition names, when it is exactly a `ruleReference`. */
+export function referencedRule(condition: unknown): string | null {
+  return isRecord(condition) && condition.type === 'ruleReference' && typeof condition.ruleId === 'string'
+    ? condition.ruleId
+    : null;
+}
+
+/** A stored node as the form shows it. */
+function draftNodeOf(node: unknown): DraftNode {
+  const raw = isRecord(node) ? node : {};
+  const kind = (FLOW_NODE_KINDS as readonly unknown[]).includes(raw.kind)
+    ? (raw.kind as FlowNodeKind)
+    : 'stop';
+  const id = typeof raw.id === 'string' ? raw.id : '';
+  const ruleId = referencedRule(raw.condition);
+  const delay =
+    typeof raw.seconds === 'number' ? delayParts(raw.seconds) : { amount: '1', unit: 'minutes' as const };
+  return {
+    ...BLANK,
+    id,
+    kind,
+    conditionMode: ruleId === null ? 'tree' : 'rule',
+    ruleId: ruleId ?? '',
+    tree: kind === 'condition' && ruleId === null ? JSON.stringify(raw.condition ?? {}, null, 2) : '',
+    onTrue: edge(raw.on_true),
+    onFalse: edge(raw.on_false),
+    action: typeof raw.action === 'string' ? raw.action : '',
+    config: kind === 'action' ? JSON.stringify(raw.config ?? {}, null, 2) : '{}',
+    ...delay,
+    next: edge(raw.next),
+  };
+}
+
+/** A stored flow (its `data`, revision and switch) as the editor's draft. */
+export function draftOf(data: unknown, revision: number, active: boolean, locale: string): Draft {
+  const flow = isRecord(data) ? data : {};
+  const names = isRecord(flow.name) ? flow.name : {};
+  const name =
+    names[locale] ?? names[typeof flow.locale === 'string' ? flow.locale : 'en'] ?? Object.values(names)[0];
+  const pipeline = isRecord(flow.pipeline) ? flow.pipeline : {};
+  return {
+    revision,
+    name: typeof name === 'string' ? name : '',
+    trigger: typeof flow.trigger === 'string' ? flow.trigger : 'order.placed',
+    active,
+    entry: edge(pipeline.entry),
+    nodes: Array.isArray(pipeline.nodes) ? pipeline.nodes.map(draftNodeOf) : [],
+  };
+}
+
+/** A new flow: started by a placed order, one stop node. */
+export function newDraft(): Draft {
+  return {
+    revision: 0,
+    name: '',
+    trigger: 'order.placed',
+    active: true,
+    entry: 'end',
+    nodes: [{ ...BLANK, id: 'end', kind: 'stop' }],
+  };
+}
+
+const field = (form: FormBody, name: string): string => {
+  const value = form[name];
+  const text = typeof value === 'string' ? value : Array.isArray(value) ? String(value.at(-1) ?? '') : '';
+  return text.length > MAX_FIELD ? text.slice(0, MAX_FIELD) : text;
+};
+
+/** The draft a posted editor form carries (unknown kinds and units fall back to safe ones). */
+export function draftFromForm(form: FormBody): Draft {
+  const count = Math.min(Math.max(Number.parseInt(field(form, 'count'), 10) || 0, 0), MAX_FORM_NODES);
+  const nodes: DraftNode[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const at = (name: string) => field(form, `n-${index}-${name}`);
+    const kind = at('kind');
+    if (!(FLOW_NODE_KINDS as readonly string[]).includes(kind)) continue;
+    const unit = at('unit');
+    nodes.push({
+      id: at('id').trim(),
+      kind: kind as FlowNodeKind,
+      conditionMode: at('mode') === 'rule' ? 'rule' : 'tree',
+      ruleId: at('rule'),
+      tree: at('tree'),
+      onTrue: at('true').trim(),
+      onFalse: at('false').trim(),
+      action: at('action'),
+      config: at('config'),
+      amount: at('amount').trim(),
+      unit: (DELAY_UNITS as readonly string[]).includes(unit) ? (unit as DelayUnit) : 'seconds',
+      next: at('next').trim(),
+    });
+  }
+  const revision = Number.parseInt(field(form, 'revision'), 10);
+  return {
+    revision: Number.isSafeInteger(revision) && revision >= 0 ? revision : 0,
+    name: field(form, 'name').trim(),
+    trigger: field(form, 'trigger').trim(),
+    active: field(form, 'active') === 'on',
+    entry: field(form, 'entry').trim(),
+    nodes,
+  };
+}
+
+/** An id of `kind` no node of the draft has yet (`delay-1`, `delay-2`, …). */
+function freshId(draft: Draft, kind: FlowNodeKind): string {
+  const taken = new Set(draft.nodes.map((node) => node.id));
+  let n = 1;
+  while (taken.has(`${kind}-${n}`)) n += 1;
+  return `${kind}-${n}`;
+}
+
+/** The draft with a new node of `kind` at the end (unconnected until an edge names it). */
+export function withNode(draft: Draft, kind: FlowNodeKind, defaultAction: string): Draft {
+  const node: DraftNode = {
+    ...BLANK,
+    id: freshId(draft, kind),
+    kind,
+    tree: kind === 'condition' ? '{\n  "type": "alwaysValid"\n}' : '',
+    action: kind === 'action' ? defaultAction : '',
+    config: kind === 'action' && defaultAction === 'note' ? '{\n  "text": ""\n}' : '{}',
+  };
+  return { ...draft, nodes: [...draft.nodes, node] };
+}
+
+/** The draft without the node at `index`. */
+export function withoutNode(draft: Draft, index: number): Draft {
+  return { ...draft, nodes: draft.nodes.filter((_, at) => at !== index) };
+}
+
+const orNull = (id: string): string | null => (id === '' ? null : id);
+
+function parsedJson(text: string): { ok: true; value: unknown } | { ok: false; detail: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * The draft as `data.pipeline`, with the problems found on the way (unreadable JSON, a delay that is
+ * no whole number, no rule chosen) pinned to their nodes; such a field is left out, so the graph's
+ * own check still runs on the rest.
+ */
+export function pipelineOf(draft: Draft): { pipeline: unknown; issues: DraftIssue[] } {
+  const issues: DraftIssue[] = [];
+  const nodes = draft.nodes.map((node, index) => {
+    const pin = (key: MessageKey, values?: Values) =>
+      issues.push({ nodes: [index], text: values ? { key, values } : { key } });
+    switch (node.kind) {
+      case 'condition': {
+        let condition: unknown = { type: 'alwaysValid' };
+        if (node.conditionMode === 'rule') {
+          if (node.ruleId === '') pin('flows.noRuleChosen');
+          else condition = { type: 'ruleReference', ruleId: node.ruleId };
+        } else {
+          const tree = parsedJson(node.tree);
+          if (tree.ok) condition = tree.value;
+          else pin('flows.badJson', { detail: tree.detail });
+        }
+        return {
+          id: node.id,
+          kind: node.kind,
+          condition,
+          on_true: orNull(node.onTrue),
+          on_false: orNull(node.onFalse),
+        };
+      }
+      case 'action': {
+        const config = parsedJson(node.config.trim() === '' ? '{}' : node.config);
+        if (!config.ok) pin('flows.badJson', { detail: config.detail });
+        return {
+          id: node.id,
+          kind: node.kind,
+          action: node.action,
+          config: config.ok ? config.value : {},
+          next: orNull(node.next),
+        };
+      }
+      case 'delay': {
+        const amount = /^\d{1,9}$/.test(node.amount) ? Number(node.amount) : 0;
+        if (amount < 1) pin('flows.badAmount');
+        return {
+          id: node.id,
+          kind: node.kind,
+          seconds: Math.max(amount, 1) * UNIT_SECONDS[node.unit],
+          next: orNull(node.next),
+        };
+      }
+      default:
+        return { id: node.id, kind: node.kind };
+    }
+  });
+  return { pipeline: { entry: draft.entry, nodes }, issues };
+}
+
+/** The positions of the nodes an issue names: by id, else by the `/nodes/N` of its pointer. */
+function positionsOf(draft: Draft, nodeIds: readonly string[], pointer: string): number[] {
+  const byId = draft.nodes.flatMap((node, index) => (nodeIds.includes(node.id) ? [index] : []));
+  if (byId.length > 0) return byId;
+  const at = /^\/nodes\/(\d+)(?:\/|$)/.exec(pointer);
+  const index = at ? Number(at[1]) : -1;
+  return index >= 0 && index < draft.nodes.length ? [index] : [];
+}
+
+/** Every problem of the draft, each pinned to its nodes: the form's own, then the graph's. */
+export function checkDraft(draft: Draft): { pipeline: unknown; issues: DraftIssue[] } {
+  const { pipeline, issues } = pipelineOf(draft);
+  const graph = validatePipeline(pipeline);
+  if (!graph.ok) {
+    for (const issue of graph.issues) {
+      issues.push({ nodes: positionsOf(draft, issue.nodeIds, issue.pointer), text: { raw: issue.message } });
+    }
+  }
+  return { pipeline: graph.ok ? graph.pipeline : pipeline, issues };
+}
+
+/** An operation's refusal of a save, pinned by the pointers of its errors (`/data/pipeline/nodes/N…`). */
+export function issuesOfRefusal(
+  draft: Draft,
+  failure: {
+    detail: string;
+    errors?: readonly { pointer: string; message: string }[];
+    extensions?: Readonly<Record<string, unknown>>;
+  },
+): DraftIssue[] {
+  const errors = failure.errors ?? [];
+  if (errors.length === 0) return [{ nodes: [], text: { raw: failure.detail } }];
+  return errors.map((error) => ({
+    nodes: positionsOf(draft, [], error.pointer.replace(/^\/data\/pipeline/, '')),
+    text: {
+      raw: error.pointer.startsWith('/data/pipeline') ? error.message : `${error.pointer}: ${error.message}`,
+    },
+  }));
+}

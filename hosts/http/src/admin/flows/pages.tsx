@@ -1,0 +1,742 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
+import { FLOW_NODE_KINDS, type FlowNodeKind } from '@cartwright/flow-graph';
+import type { Child } from 'hono/jsx';
+import type { MessageKey } from '../i18n.ts';
+import { CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
+import { DELAY_UNITS, type Draft, type DraftIssue, type DraftNode } from './draft.ts';
+
+// The flow builder's pages: the list, the editor (the graph drawn as nested lists, one fieldset per
+// node, problems pinned to both) and the executions page with its polled fragment.
+
+export interface FlowSummary {
+  readonly id: string;
+  readonly name: string;
+  readonly trigger: string;
+  readonly active: boolean;
+  readonly revision: number;
+  readonly nodes: number;
+}
+
+export interface CatalogAction {
+  readonly name: string;
+  readonly label: string;
+  readonly configKeys: readonly { name: string; type: string; required: boolean }[];
+}
+
+export interface SavedRule {
+  readonly id: string;
+  readonly name: string;
+}
+
+const writes = (page: PageContext) => page.session?.principal.permissions.has('settings.write') === true;
+
+function SubNav({ page }: { page: PageContext }) {
+  const { t, path } = page;
+  return (
+    <nav aria-label={t.t('flows.title')} class="sub-nav">
+      <ul>
+        <li>
+          <a href="/admin/flows" aria-current={path === '/admin/flows' ? 'page' : undefined}>
+            {t.t('flows.title')}
+          </a>
+        </li>
+        <li>
+          <a
+            href="/admin/flows/executions"
+            aria-current={path === '/admin/flows/executions' ? 'page' : undefined}
+          >
+            {t.t('flows.executionsLink')}
+          </a>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+export function FlowsPage({ page, flows }: { page: PageContext; flows: readonly FlowSummary[] }) {
+  const { t } = page;
+  return (
+    <Layout page={page} title={t.t('flows.title')}>
+      <h1>{t.t('flows.title')}</h1>
+      <SubNav page={page} />
+      {writes(page) ? (
+        <p>
+          <a href="/admin/flows/new">{t.t('flows.new')}</a>
+        </p>
+      ) : null}
+      {flows.length === 0 ? <p>{t.t('flows.none')}</p> : null}
+      <ul class="cards">
+        {flows.map((flow) => (
+          <li class="card">
+            <h2>
+              <a
+                href={`/admin/flows/${flow.id}`}
+                aria-label={t.t(writes(page) ? 'flows.open' : 'flows.view', { name: flow.name })}
+              >
+                {flow.name}
+              </a>
+              <span class="badge">{t.t(flow.active ? 'flows.active' : 'flows.inactive')}</span>
+            </h2>
+            <p>{t.t('flows.trigger', { trigger: flow.trigger })}</p>
+            <p class="meta">
+              {t.t('flows.nodes', { count: flow.nodes })} ·{' '}
+              {t.t('flows.revision', { revision: flow.revision })}
+            </p>
+          </li>
+        ))}
+      </ul>
+    </Layout>
+  );
+}
+
+function issueText(page: PageContext, issue: DraftIssue): string {
+  return 'raw' in issue.text ? issue.text.raw : page.t.t(issue.text.key, issue.text.values);
+}
+
+const KIND_KEY: Readonly<Record<FlowNodeKind, MessageKey>> = {
+  condition: 'flows.kind.condition',
+  action: 'flows.kind.action',
+  delay: 'flows.kind.delay',
+  stop: 'flows.kind.stop',
+};
+
+interface EditorProps {
+  readonly page: PageContext;
+  readonly flowId: string;
+  readonly draft: Draft;
+  readonly issues: readonly DraftIssue[] | null;
+  readonly notice?: { kind: 'ok' | 'error' | 'warning'; text: string } | undefined;
+  readonly actions: readonly CatalogAction[];
+  readonly rules: readonly SavedRule[];
+  readonly triggers: readonly string[];
+  readonly isNew: boolean;
+}
+
+/** One line of the drawn graph: what a node does, in words. */
+function summary(props: EditorProps, node: DraftNode): string {
+  const { t } = props.page;
+  switch (node.kind) {
+    case 'condition':
+      if (node.conditionMode === 'rule') {
+        const rule = props.rules.find((candidate) => candidate.id === node.ruleId);
+        return t.t('flows.usesRule', { name: rule?.name ?? node.ruleId });
+      }
+      try {
+        const tree = JSON.parse(node.tree) as { type?: unknown };
+        return t.t('flows.usesTree', { type: typeof tree.type === 'string' ? tree.type : '?' });
+      } catch {
+        return t.t('flows.usesTree', { type: '?' });
+      }
+    case 'action':
+      return props.actions.find((action) => action.name === node.action)?.label ?? node.action;
+    case 'delay':
+      return /^\d{1,9}$/.test(node.amount)
+        ? t.t('flows.waits', { amount: Number(node.amount), unit: node.unit })
+        : node.amount;
+    default:
+      return '';
+  }
+}
+
+/** The graph from the entry as nested lists: each node once, a second use links to the first. */
+function Graph(props: EditorProps & { pinned: ReadonlyMap<number, string[]> }) {
+  const { t } = props.page;
+  const { nodes } = props.draft;
+  const indexOf = new Map<string, number>();
+  nodes.forEach((node, index) => {
+    if (!indexOf.has(node.id)) indexOf.set(node.id, index);
+  });
+  const drawn = new Set<number>();
+
+  const Step = ({ index }: { index: number }) => {
+    const node = nodes[index]!;
+    const problems = props.pinned.get(index) ?? [];
+    return (
+      <span class={problems.length > 0 ? 'flow-node has-issues' : 'flow-node'}>
+        <a href={`#node-${index}`}>
+          <span class={`flow-kind ${node.kind}`}>{t.t(KIND_KEY[node.kind])}</span> <code>{node.id}</code>
+        </a>{' '}
+        {summary(props, node)}
+        {problems.length > 0 ? (
+          <ul class="flow-issues">
+            {problems.map((text) => (
+              <li>{text}</li>
+            ))}
+          </ul>
+        ) : null}
+      </span>
+    );
+  };
+
+  const chain = (target: string | null, depth: number): Child[] => {
+    if (target === null || target === '') return [<li class="flow-end">{t.t('flows.end')}</li>];
+    const index = indexOf.get(target);
+    if (index === undefined) {
+      return [
+        <li class="flow-missing">
+          <strong>{t.t('flows.missing', { id: target })}</strong>
+        </li>,
+      ];
+    }
+    if (drawn.has(index) || depth > nodes.length) {
+      return [
+        <li class="flow-goto">
+          <a href={`#node-${index}`}>{t.t('flows.goTo', { id: target })}</a>
+        </li>,
+      ];
+    }
+    drawn.add(index);
+    const node = nodes[index]!;
+    if (node.kind === 'condition') {
+      return [
+        <li>
+          <Step index={index} />
+          <ul class="flow-branches">
+            <li>
+              <span class="flow-edge">{t.t('flows.branchTrue')}</span>
+              <ol class="flow-chain">{chain(node.onTrue, depth + 1)}</ol>
+            </li>
+            <li>
+              <span class="flow-edge">{t.t('flows.branchFalse')}</span>
+              <ol class="flow-chain">{chain(node.onFalse, depth + 1)}</ol>
+            </li>
+          </ul>
+        </li>,
+      ];
+    }
+    if (node.kind === 'stop')
+      return [
+        <li>
+          <Step index={index} />
+        </li>,
+      ];
+    return [
+      <li>
+        <Step index={index} />
+      </li>,
+      ...chain(node.next, depth + 1),
+    ];
+  };
+
+  const main = chain(props.draft.entry, 0);
+  const unreachable = nodes.flatMap((_, index) => (drawn.has(index) ? [] : [index]));
+  return (
+    <section aria-labelledby="flow-graph" class="flow-graph">
+      <h2 id="flow-graph">{t.t('flows.graph')}</h2>
+      <p class="hint">{t.t('flows.graphHint')}</p>
+      <ol class="flow-chain">{main}</ol>
+      {unreachable.length > 0 ? (
+        <>
+          <h3>{t.t('flows.unreachable')}</h3>
+          <ul class="flow-chain">
+            {unreachable.map((index) => (
+              <li>
+                <Step index={index} />
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function Edge({
+  page,
+  index,
+  name,
+  label,
+  value,
+  editable,
+}: {
+  page: PageContext;
+  index: number;
+  name: string;
+  label: MessageKey;
+  value: string;
+  editable: boolean;
+}) {
+  const id = `n-${index}-${name}`;
+  return (
+    <div class="field">
+      <label for={id}>{page.t.t(label)}</label>
+      <input
+        id={id}
+        name={id}
+        type="text"
+        value={value}
+        list="node-ids"
+        readonly={!editable}
+        aria-describedby={`${id}-hint`}
+      />
+      <p class="hint" id={`${id}-hint`}>
+        {page.t.t('flows.edgeHint')}
+      </p>
+    </div>
+  );
+}
+
+function NodeFields(props: EditorProps & { node: DraftNode; index: number; problems: readonly string[] }) {
+  const { page, node, index, problems, actions, rules } = props;
+  const { t } = page;
+  const editable = writes(page);
+  const name = (field: string) => `n-${index}-${field}`;
+  const action = actions.find((candidate) => candidate.name === node.action);
+  return (
+    <fieldset id={`node-${index}`} class={problems.length > 0 ? 'flow-fieldset has-issues' : 'flow-fieldset'}>
+      <legend>
+        {t.t(KIND_KEY[node.kind])} · {node.id}
+      </legend>
+      <input type="hidden" name={name('kind')} value={node.kind} />
+      {problems.length > 0 ? (
+        <div class="message error" id={`node-${index}-issues`}>
+          <p>{t.t('flows.issuesOf', { id: node.id })}</p>
+          <ul>
+            {problems.map((text) => (
+              <li>{text}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <div class="field">
+        <label for={name('id')}>{t.t('flows.nodeId')}</label>
+        <input
+          id={name('id')}
+          name={name('id')}
+          type="text"
+          value={node.id}
+          required
+          readonly={!editable}
+          aria-invalid={problems.length > 0 ? 'true' : undefined}
+          aria-describedby={problems.length > 0 ? `node-${index}-issues` : undefined}
+        />
+      </div>
+      {node.kind === 'condition' ? (
+        <>
+          <fieldset>
+            <legend>{t.t('flows.conditionMode')}</legend>
+            <div class="field-row">
+              <input
+                type="radio"
+                id={name('mode-rule')}
+                name={name('mode')}
+                value="rule"
+                checked={node.conditionMode === 'rule'}
+                disabled={!editable}
+              />
+              <label for={name('mode-rule')}>{t.t('flows.conditionRule')}</label>
+            </div>
+            <div class="field-row">
+              <input
+                type="radio"
+                id={name('mode-tree')}
+                name={name('mode')}
+                value="tree"
+                checked={node.conditionMode === 'tree'}
+                disabled={!editable}
+              />
+              <label for={name('mode-tree')}>{t.t('flows.conditionTree')}</label>
+            </div>
+          </fieldset>
+          <div class="field">
+            <label for={name('rule')}>{t.t('flows.rule')}</label>
+            <select id={name('rule')} name={name('rule')} disabled={!editable}>
+              <option value="">{t.t('flows.noRule')}</option>
+              {rules.map((rule) => (
+                <option value={rule.id} selected={rule.id === node.ruleId}>
+                  {rule.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="field">
+            <label for={name('tree')}>{t.t('flows.tree')}</label>
+            <textarea id={name('tree')} name={name('tree')} rows={4} readonly={!editable} spellcheck={false}>
+              {node.tree}
+            </textarea>
+          </div>
+          <Edge
+            page={page}
+            index={index}
+            name="true"
+            label="flows.onTrue"
+            value={node.onTrue}
+            editable={editable}
+          />
+          <Edge
+            page={page}
+            index={index}
+            name="false"
+            label="flows.onFalse"
+            value={node.onFalse}
+            editable={editable}
+          />
+        </>
+      ) : null}
+      {node.kind === 'action' ? (
+        <>
+          <div class="field">
+            <label for={name('action')}>{t.t('flows.action')}</label>
+            <select id={name('action')} name={name('action')} disabled={!editable}>
+              {action ? null : <option value={node.action}>{node.action}</option>}
+              {actions.map((candidate) => (
+                <option value={candidate.name} selected={candidate.name === node.action}>
+                  {candidate.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="field">
+            <label for={name('config')}>{t.t('flows.config')}</label>
+            <textarea
+              id={name('config')}
+              name={name('config')}
+              rows={4}
+              readonly={!editable}
+              spellcheck={false}
+              aria-describedby={`${name('config')}-hint`}
+            >
+              {node.config}
+            </textarea>
+            <p class="hint" id={`${name('config')}-hint`}>
+              {action && action.configKeys.length > 0
+                ? t.t('flows.configKeys', {
+                    keys: action.configKeys
+                      .map((key) => `${key.name}${key.required ? '' : '?'}: ${key.type}`)
+                      .join('; '),
+                  })
+                : t.t('flows.configNone')}
+            </p>
+          </div>
+          <Edge
+            page={page}
+            index={index}
+            name="next"
+            label="flows.next"
+            value={node.next}
+            editable={editable}
+          />
+        </>
+      ) : null}
+      {node.kind === 'delay' ? (
+        <>
+          <div class="field-row">
+            <div class="field">
+              <label for={name('amount')}>{t.t('flows.delayAmount')}</label>
+              <input
+                id={name('amount')}
+                name={name('amount')}
+                type="number"
+                min="1"
+                step="1"
+                value={node.amount}
+                readonly={!editable}
+                aria-describedby={`${name('amount')}-hint`}
+              />
+            </div>
+            <div class="field">
+              <label for={name('unit')}>{t.t('flows.delayUnit')}</label>
+              <select id={name('unit')} name={name('unit')} disabled={!editable}>
+                {DELAY_UNITS.map((unit) => (
+                  <option value={unit} selected={unit === node.unit}>
+                    {t.t(`flows.unit.${unit}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+          <p class="hint" id={`${name('amount')}-hint`}>
+            {t.t('flows.delayHint')}
+          </p>
+          <Edge
+            page={page}
+            index={index}
+            name="next"
+            label="flows.next"
+            value={node.next}
+            editable={editable}
+          />
+        </>
+      ) : null}
+      {editable ? (
+        <button type="submit" name="op" value={`remove:${index}`} class="secondary">
+          {t.t('flows.remove', { id: node.id })}
+        </button>
+      ) : null}
+    </fieldset>
+  );
+}
+
+export function FlowEditorPage(props: EditorProps) {
+  const { page, draft, issues, flowId, triggers, isNew, notice } = props;
+  const { t } = page;
+  const editable = writes(page);
+  const pinned = new Map<number, string[]>();
+  const whole: string[] = [];
+  for (const issue of issues ?? []) {
+    const text = issueText(page, issue);
+    if (issue.nodes.length === 0) whole.push(text);
+    for (const index of issue.nodes) pinned.set(index, [...(pinned.get(index) ?? []), text]);
+  }
+  const title = isNew
+    ? t.t('flows.newTitle')
+    : t.t('flows.editTitle', { name: draft.name || t.t('flows.untitled') });
+  return (
+    <Layout page={page} title={title}>
+      <h1>{title}</h1>
+      <SubNav page={page} />
+      {notice ? <Message kind={notice.kind}>{notice.text}</Message> : null}
+      {issues !== null && issues.length > 0 ? (
+        <Message kind="error">
+          <p>{t.t('flows.issues', { count: issues.length })}</p>
+          <ul>
+            {whole.map((text) => (
+              <li>
+                {t.t('flows.graphIssue')}: {text}
+              </li>
+            ))}
+            {[...pinned].map(([index, texts]) => (
+              <li>
+                <a href={`#node-${index}`}>{t.t('flows.node', { id: draft.nodes[index]?.id ?? '' })}</a>:{' '}
+                {texts.join(' · ')}
+              </li>
+            ))}
+          </ul>
+        </Message>
+      ) : issues !== null && !notice ? (
+        <Message kind="ok">{t.t('flows.valid')}</Message>
+      ) : null}
+      {editable ? null : <p>{t.t('flows.readOnly')}</p>}
+      <Graph {...props} pinned={pinned} />
+      {editable ? (
+        <form method="post" action={`/admin/flows/${flowId}`} class="flow-editor">
+          <CsrfField token={page.csrf} />
+          <input type="hidden" name="revision" value={String(draft.revision)} />
+          <input type="hidden" name="count" value={String(draft.nodes.length)} />
+          <datalist id="node-ids">
+            {draft.nodes.map((node) => (
+              <option value={node.id} />
+            ))}
+          </datalist>
+          <datalist id="flow-triggers">
+            {triggers.map((trigger) => (
+              <option value={trigger} />
+            ))}
+          </datalist>
+          <div class="field">
+            <label for="flow-name">{t.t('flows.name', { language: t.languageName(t.locale) })}</label>
+            <input id="flow-name" name="name" type="text" value={draft.name} required readonly={!editable} />
+          </div>
+          <div class="field">
+            <label for="flow-trigger">{t.t('flows.triggerLabel')}</label>
+            <input
+              id="flow-trigger"
+              name="trigger"
+              type="text"
+              value={draft.trigger}
+              list="flow-triggers"
+              required
+              readonly={!editable}
+            />
+          </div>
+          <div class="field field-row">
+            <input
+              id="flow-active"
+              name="active"
+              type="checkbox"
+              checked={draft.active}
+              disabled={!editable}
+            />
+            <label for="flow-active">{t.t('flows.activeLabel')}</label>
+          </div>
+          <div class="field">
+            <label for="flow-entry">{t.t('flows.entry')}</label>
+            <input
+              id="flow-entry"
+              name="entry"
+              type="text"
+              value={draft.entry}
+              list="node-ids"
+              required
+              readonly={!editable}
+            />
+          </div>
+          <h2>{t.t('flows.nodesHeading')}</h2>
+          {draft.nodes.map((node, index) => (
+            <NodeFields {...props} node={node} index={index} problems={pinned.get(index) ?? []} />
+          ))}
+          {editable ? (
+            <div class="field-row flow-actions">
+              <label for="flow-add-kind">{t.t('flows.addKind')}</label>
+              <select id="flow-add-kind" name="addKind">
+                {FLOW_NODE_KINDS.map((kind) => (
+                  <option value={kind}>{t.t(KIND_KEY[kind])}</option>
+                ))}
+              </select>
+              <button type="submit" name="op" value="add" class="secondary">
+                {t.t('flows.add')}
+              </button>
+              <button type="submit" name="op" value="check" class="secondary">
+                {t.t('flows.check')}
+              </button>
+              <button type="submit" name="op" value="save">
+                {t.t('flows.save')}
+              </button>
+            </div>
+          ) : null}
+        </form>
+      ) : null}
+    </Layout>
+  );
+}
+
+export interface ExecutionItem {
+  readonly id: string;
+  readonly flowId: string;
+  readonly event: { name: string };
+  readonly subject: Record<string, unknown>;
+  readonly status: string;
+  readonly currentNode: string | null;
+  readonly availableAt: string;
+  readonly trace: readonly unknown[];
+  readonly error: unknown;
+  readonly createdAt: string;
+}
+
+export interface ExecutionsView {
+  readonly items: readonly ExecutionItem[];
+  readonly unresolved: { uncertain: number; failed: number };
+}
+
+const STATUS_KEY: Readonly<Record<string, MessageKey>> = {
+  queued: 'executions.status.queued',
+  running: 'executions.status.running',
+  waiting: 'executions.status.waiting',
+  uncertain: 'executions.status.uncertain',
+  failed: 'executions.status.failed',
+  finished: 'executions.status.finished',
+  cancelled: 'executions.status.cancelled',
+};
+
+function traceLine(entry: unknown): { node: string; outcome: string } {
+  const record = entry !== null && typeof entry === 'object' ? (entry as Record<string, unknown>) : {};
+  const node = typeof record.node === 'string' ? record.node : '?';
+  const outcome = [record.kind, record.outcome]
+    .filter((part) => typeof part === 'string' && part !== '')
+    .join(' · ');
+  const next = typeof record.next === 'string' ? ` → ${record.next}` : '';
+  return { node, outcome: `${outcome}${next}` };
+}
+
+function errorText(error: unknown): string {
+  if (error === null || error === undefined) return '';
+  if (typeof error === 'object' && 'message' in error && typeof error.message === 'string')
+    return error.message;
+  return JSON.stringify(error);
+}
+
+/** The polled part of the executions page: replaced every 3 s by htmx (`hx-trigger="every 3s"`). */
+export function ExecutionsFragment({
+  page,
+  view,
+  flowNames,
+}: {
+  page: PageContext;
+  view: ExecutionsView;
+  flowNames: ReadonlyMap<string, string>;
+}) {
+  const { t } = page;
+  const editable = writes(page);
+  return (
+    <div
+      id="executions"
+      hx-get="/admin/flows/executions/live"
+      hx-trigger="every 3s"
+      hx-swap="outerHTML"
+      hx-select="#executions"
+    >
+      <p role="status">
+        {t.t('executions.unresolved', {
+          uncertain: view.unresolved.uncertain,
+          failed: view.unresolved.failed,
+        })}
+      </p>
+      {view.items.length === 0 ? <p>{t.t('executions.none')}</p> : null}
+      <ol class="executions">
+        {view.items.map((job) => {
+          const flow = flowNames.get(job.flowId) ?? t.t('executions.unknownFlow');
+          const orderId = typeof job.subject.orderId === 'string' ? job.subject.orderId : null;
+          const resolvable = editable && (job.status === 'uncertain' || job.status === 'failed');
+          return (
+            <li class="card execution" id={`job-${job.id}`} data-status={job.status}>
+              <h2>
+                {t.t('executions.job', { flow, event: job.event.name })}{' '}
+                <span class={`badge status-${job.status}`}>
+                  {t.t(STATUS_KEY[job.status] ?? 'executions.status')}
+                </span>
+              </h2>
+              <p class="meta">
+                {t.t('executions.created', { date: t.date(job.createdAt) })}
+                {orderId ? <> · {t.t('executions.order', { id: orderId })}</> : null}
+                {job.currentNode ? <> · {t.t('executions.currentNode', { id: job.currentNode })}</> : null}
+                {job.status === 'waiting' ? (
+                  <> · {t.t('executions.availableAt', { date: t.date(job.availableAt) })}</>
+                ) : null}
+              </p>
+              {job.error ? (
+                <p class="flow-error">{t.t('executions.error', { detail: errorText(job.error) })}</p>
+              ) : null}
+              <h3 id={`trace-${job.id}`}>{t.t('executions.trace')}</h3>
+              <ol class="trace" aria-labelledby={`trace-${job.id}`}>
+                {job.trace.map((entry) => (
+                  <li>{t.t('executions.step', traceLine(entry))}</li>
+                ))}
+              </ol>
+              {resolvable ? (
+                <form method="post" action={`/admin/flows/executions/${job.id}/resolve`} class="field-row">
+                  <CsrfField token={page.csrf} />
+                  <span>{t.t('executions.resolve')}:</span>
+                  <button type="submit" name="resolution" value="retry" class="secondary">
+                    {t.t('executions.retry')}
+                  </button>
+                  <button type="submit" name="resolution" value="done" class="secondary">
+                    {t.t('executions.done')}
+                  </button>
+                  <button type="submit" name="resolution" value="abandon" class="secondary">
+                    {t.t('executions.abandon')}
+                  </button>
+                </form>
+              ) : null}
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}
+
+export function ExecutionsPage({
+  page,
+  view,
+  flowNames,
+  notice,
+}: {
+  page: PageContext;
+  view: ExecutionsView;
+  flowNames: ReadonlyMap<string, string>;
+  notice?: { kind: 'ok' | 'error'; text: string } | undefined;
+}) {
+  const { t } = page;
+  return (
+    <Layout page={page} title={t.t('executions.title')}>
+      <h1>{t.t('executions.title')}</h1>
+      <SubNav page={page} />
+      {notice ? <Message kind={notice.kind}>{notice.text}</Message> : null}
+      <p class="hint">{t.t('executions.hint', { count: EXECUTIONS_SHOWN })}</p>
+      <ExecutionsFragment page={page} view={view} flowNames={flowNames} />
+    </Layout>
+  );
+}
+
+/** How many of the newest jobs the executions page shows (one bounded page of `automation.executions`). */
+export const EXECUTIONS_SHOWN = 30;

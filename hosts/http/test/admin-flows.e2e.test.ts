@@ -1,0 +1,276 @@
+import { consumeOnce, flowMatchingProjection, runDueJobs } from '@cartwright/service';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AdminBrowser, browserMissing, launchAdminBrowser } from './admin-browser.ts';
+import { createHarness, type Harness } from './harness.ts';
+
+// The flow builder and the executions page walked in chromium (decision 0047, "Flows"), in English
+// and German: build a flow (order.placed → delay 1 s → note) node by node, see the problems pinned
+// to their nodes before saving (an edge to nowhere, an unreachable node), fix and save; place an
+// order through the store API, drive the workers' rounds from the test while the page polls every
+// 3 s, and watch the execution appear waiting on its delay, then finished with its trace. A reader
+// sees no edit or resolve control and the API refuses the reader's replayed posts.
+
+let h: Harness;
+let ui: AdminBrowser;
+let channelKey: string;
+let productId: string;
+let readerToken: string;
+
+const staff = (method: string, path: string, body?: unknown) =>
+  h.call(method, path, { token: h.shopA.token, body });
+
+/** One round of what the memory-worker and app-worker roles do: events into jobs, then due jobs. */
+async function workerRound() {
+  const options = { owner: 'admin-flows', leaseMs: 30_000, batchSize: 100, maxBatches: 10 };
+  while ((await consumeOnce(h.services, flowMatchingProjection, options)).tenantId !== null) {
+    // every shop's events into jobs
+  }
+  while ((await runDueJobs(h.services, { owner: 'admin-flows', leaseMs: 30_000, batchSize: 20 })) > 0) {
+    // every due job
+  }
+}
+
+async function placeOrder(): Promise<string> {
+  const token = await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]);
+  const placed = await h.call('POST', '/store-api/checkout', {
+    headers: { 'x-channel-key': channelKey, 'x-context-token': token },
+  });
+  expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+  return (placed.body as { id: string }).id;
+}
+
+interface StoredFlow {
+  id: string;
+  revision: number;
+  active: boolean;
+  data: { name: Record<string, string>; trigger: string; pipeline: { entry: string; nodes: unknown[] } };
+}
+
+async function storedFlow(id: string): Promise<StoredFlow | undefined> {
+  const listed = await staff('GET', '/api/automation');
+  expect(listed.status).toBe(200);
+  return (listed.body as { flows: StoredFlow[] }).flows.find((flow) => flow.id === id);
+}
+
+const TEXT = {
+  en: {
+    title: 'Flows',
+    valid: 'The graph is valid.',
+    saved: 'Saved as revision 1.',
+    waiting: 'waiting',
+    finished: 'finished',
+  },
+  de: {
+    title: 'Flows',
+    valid: 'Der Graph ist gültig.',
+    saved: 'Als Revision 1 gespeichert.',
+    waiting: 'wartet',
+    finished: 'beendet',
+  },
+} as const;
+
+describe.skipIf(browserMissing)('the flow builder and executions in chromium', () => {
+  const flows: Partial<Record<'en' | 'de', string>> = {};
+
+  beforeAll(async () => {
+    h = await createHarness();
+    ({ productId, channelKey } = await h.sellableTea());
+    const member = await staff('POST', '/api/members', { email: 'flow-reader@a.test', role: 'reader' });
+    expect(member.status).toBe(201);
+    const token = await staff('POST', '/api/tokens', {
+      name: 'reader',
+      kind: 'personal',
+      userId: (member.body as { userId: string }).userId,
+    });
+    expect(token.status).toBe(201);
+    readerToken = (token.body as { token: string }).token;
+    // Events from setting the shop up become jobs now, so each walk sees only its own order's.
+    await workerRound();
+    ui = await launchAdminBrowser(h.services);
+  });
+
+  afterAll(async () => {
+    await ui?.close();
+    await h?.close();
+  });
+
+  describe.each(['en', 'de'] as const)('in %s', (locale) => {
+    it('builds a flow with a delay, pins problems to nodes before saving, and watches its execution finish', async () => {
+      const { context, page, refused } = await ui.openContext(locale);
+      try {
+        await ui.signIn(page, h.shopA.token);
+        await page.goto(`${ui.base}/admin/flows`);
+        expect(await page.textContent('h1')).toBe(TEXT[locale].title);
+        await ui.shot(page, `flows-${locale}-01-list`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+
+        await page.click('a[href="/admin/flows/new"]');
+        await page.waitForSelector('#flow-name');
+        const name = `Delay then note (${locale})`;
+        await page.fill('#flow-name', name);
+        expect(await page.inputValue('#flow-trigger')).toBe('order.placed');
+
+        // A delay node: 1 second, its edge pointing to a node that does not exist.
+        await page.selectOption('#flow-add-kind', 'delay');
+        await page.click('button[name="op"][value="add"]');
+        await page.waitForSelector('#node-1');
+        await page.fill('#n-1-amount', '1');
+        await page.selectOption('#n-1-unit', 'seconds');
+        await page.fill('#n-1-next', 'nowhere');
+        await page.fill('#flow-entry', 'delay-1');
+        // A note action, which nothing leads to yet.
+        await page.selectOption('#flow-add-kind', 'action');
+        await page.click('button[name="op"][value="add"]');
+        await page.waitForSelector('#node-2');
+        expect(await page.inputValue('#n-2-action')).toBe('note');
+        await page.fill('#n-2-config', JSON.stringify({ text: `Checked by the ${locale} flow` }));
+        await page.fill('#n-2-next', 'end');
+
+        await page.click('button[name="op"][value="check"]');
+        // The dangling edge is pinned to the delay node, the unreachable node to itself: in the
+        // node's fieldset and in the drawn graph, before anything is saved.
+        await page.waitForSelector('#node-1 .message.error');
+        expect(await page.textContent('#node-1 .message.error')).toContain('nowhere');
+        expect(await page.locator('#node-2 .message.error').count()).toBe(1);
+        // The stop node is only reached through the unreachable note, so it is unreachable too.
+        expect(await page.locator('#node-0 .message.error').count()).toBe(1);
+        expect(await page.locator('.flow-graph .flow-missing').textContent()).toContain('nowhere');
+        expect(await page.locator('.flow-graph .flow-node.has-issues').count()).toBe(3);
+        expect(await page.getAttribute('#n-1-id', 'aria-invalid')).toBe('true');
+        await ui.shot(page, `flows-${locale}-02-problems`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+
+        // Saving anyway is refused before the operation is called: nothing is stored.
+        const flowId = (await page.getAttribute('form.flow-editor', 'action'))!.split('/').at(-1)!;
+        await page.click('button[name="op"][value="save"]');
+        await page.waitForSelector('#node-1 .message.error');
+        expect(await storedFlow(flowId)).toBeUndefined();
+
+        // Fixed: delay → note → stop.
+        await page.fill('#n-1-next', 'action-1');
+        await page.click('button[name="op"][value="check"]');
+        await page.getByText(TEXT[locale].valid).waitFor();
+        expect(await page.locator('.message.error').count()).toBe(0);
+        await ui.shot(page, `flows-${locale}-03-valid`);
+        await page.click('button[name="op"][value="save"]');
+        await page.getByText(TEXT[locale].saved).waitFor();
+        await ui.shot(page, `flows-${locale}-04-saved`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+        const stored = (await storedFlow(flowId))!;
+        expect(stored).toMatchObject({
+          revision: 1,
+          active: true,
+          data: {
+            name: { [locale]: name },
+            trigger: 'order.placed',
+            pipeline: {
+              entry: 'delay-1',
+              nodes: [
+                { id: 'end', kind: 'stop' },
+                { id: 'delay-1', kind: 'delay', seconds: 1, next: 'action-1' },
+                {
+                  id: 'action-1',
+                  kind: 'action',
+                  action: 'note',
+                  config: { text: `Checked by the ${locale} flow` },
+                  next: 'end',
+                },
+              ],
+            },
+          },
+        });
+        flows[locale] = flowId;
+
+        // The executions page polls a fragment every 3 s; the page itself is never reloaded.
+        await page.goto(`${ui.base}/admin/flows/executions`);
+        expect(await page.getAttribute('#executions', 'hx-trigger')).toBe('every 3s');
+        await page.evaluate('window.__notReloaded = true');
+        const orderId = await placeOrder();
+        await workerRound();
+        const job = page.locator('li.execution', { hasText: name });
+        const created = Date.now();
+        await job.and(page.locator('[data-status="waiting"]')).waitFor();
+        const appearedMs = Date.now() - created;
+        console.info(
+          `admin flows (${locale}): the waiting execution appeared ${appearedMs} ms after it existed`,
+        );
+        expect(await job.locator('.badge').textContent()).toBe(TEXT[locale].waiting);
+        expect(await job.textContent()).toContain('delay-1');
+        await ui.shot(page, `flows-${locale}-05-waiting`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+
+        // The delay runs out; the next round finishes the job and the poll shows it with its trace.
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        await workerRound();
+        await job.and(page.locator('[data-status="finished"]')).waitFor();
+        expect(await job.locator('.badge').textContent()).toBe(TEXT[locale].finished);
+        const trace = await job.locator('ol.trace li').allTextContents();
+        expect(trace.some((line) => line.startsWith('delay-1'))).toBe(true);
+        expect(trace.some((line) => line.startsWith('action-1'))).toBe(true);
+        expect(trace.some((line) => line.startsWith('end'))).toBe(true);
+        expect(await page.evaluate('window.__notReloaded')).toBe(true);
+        await ui.shot(page, `flows-${locale}-06-finished`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+
+        // The note action ran on the order.
+        const order = await staff('GET', `/api/orders/${orderId}`);
+        expect(JSON.stringify((order.body as { activities: unknown[] }).activities)).toContain(
+          `Checked by the ${locale} flow`,
+        );
+        expect(refused).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
+    it('shows a reader the graph and the executions without edit or resolve controls, and the API refuses the replayed posts', async () => {
+      const flowId = flows[locale]!;
+      expect(flowId).toBeDefined();
+      const { context, page } = await ui.openContext(locale);
+      try {
+        await ui.signIn(page, readerToken);
+        await page.goto(`${ui.base}/admin/flows`);
+        expect(await page.locator('a[href="/admin/flows/new"]').count()).toBe(0);
+        await page.goto(`${ui.base}/admin/flows/${flowId}`);
+        await page.waitForSelector('.flow-graph');
+        expect(await page.locator('form.flow-editor, button[name="op"], textarea').count()).toBe(0);
+        await ui.shot(page, `flows-${locale}-07-reader`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+        await page.goto(`${ui.base}/admin/flows/executions`);
+        await page.waitForSelector('li.execution');
+        expect(await page.locator('button[name="resolution"]').count()).toBe(0);
+        await ui.shot(page, `flows-${locale}-08-reader-executions`);
+
+        // The reader's own session and CSRF token, the owner's save: automation.save refuses it.
+        const csrf = (await page.getAttribute('form[action="/admin/sign-out"] input[name="csrf"]', 'value'))!;
+        const answer = await context.request.post(`${ui.base}/admin/flows/${flowId}`, {
+          headers: { origin: ui.base },
+          form: {
+            csrf,
+            op: 'save',
+            revision: '1',
+            count: '1',
+            name: 'Vom Leser',
+            trigger: 'order.placed',
+            active: 'on',
+            entry: 'end',
+            'n-0-id': 'end',
+            'n-0-kind': 'stop',
+          },
+        });
+        expect(answer.status()).toBe(403);
+        expect((await storedFlow(flowId))!.revision).toBe(1);
+        // And a resolution of one of the shop's jobs.
+        const jobs = await staff('GET', '/api/automation/executions?limit=1');
+        const jobId = (jobs.body as { items: { id: string }[] }).items[0]!.id;
+        const resolve = await context.request.post(`${ui.base}/admin/flows/executions/${jobId}/resolve`, {
+          headers: { origin: ui.base },
+          form: { csrf, resolution: 'abandon' },
+        });
+        expect(resolve.status()).toBe(403);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+});
