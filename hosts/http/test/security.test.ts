@@ -923,7 +923,13 @@ describe('the admin UI routes', () => {
   it('leads every page to sign-in without a session and refuses every post', async () => {
     const [main] = (await listChannels(h.database.db, h.shopA.tenantId)).filter((channel) => channel.isMain);
     const before = await snapshotOfShopA();
-    for (const path of ['/admin', '/admin/settings', `/admin/settings/channels/${main!.id}`]) {
+    for (const path of [
+      '/admin',
+      '/admin/settings',
+      `/admin/settings/channels/${main!.id}`,
+      '/admin/rules',
+      `/admin/rules/${A_RULE}`,
+    ]) {
       const page = await h.app.request(path);
       expect(page.status, path).toBe(303);
       expect(page.headers.get('location')).toBe('/admin/sign-in');
@@ -934,6 +940,7 @@ describe('the admin UI routes', () => {
       '/admin/locale',
       '/admin/sign-in',
       `/admin/settings/channels/${main!.id}`,
+      `/admin/rules/${A_RULE}`,
     ]) {
       const answer = await post(path, undefined, { tenantId: h.shopA.tenantId, token: h.shopA.token });
       expect(answer.status, path).toBe(403);
@@ -961,6 +968,20 @@ describe('the admin UI routes', () => {
     expect(switched.status).toBe(404);
     const listed = await h.app.request('/admin/settings', { headers: { cookie } });
     expect(await listed.text()).not.toContain(main!.id);
+    // Shop A's rule: not shown, not listed, not previewed, not replaced.
+    expect((await h.app.request(`/admin/rules/${A_RULE}`, { headers: { cookie } })).status).toBe(404);
+    expect(await (await h.app.request('/admin/rules', { headers: { cookie } })).text()).not.toContain(A_RULE);
+    const previewed = await post(`/admin/rules/${A_RULE}`, cookie, { csrf, op: 'preview', token: 'x' });
+    expect(previewed.status).toBe(404);
+    const replaced = await post(`/admin/rules/${A_RULE}`, cookie, {
+      csrf,
+      op: 'save',
+      revision: '1',
+      name: 'Intruder',
+      tree: JSON.stringify({ type: 'alwaysValid' }),
+    });
+    expect(replaced.status).not.toBe(303);
+    expect(await replaced.text()).not.toContain('Shop A rule');
     expect(await snapshotOfShopA()).toEqual(before);
   });
 });
