@@ -202,6 +202,67 @@ describe.skipIf(browserMissing)('the rule builder in chromium', () => {
       }
     });
 
+    it('references saved rules inside a NOT, switches a container in place, offers no inactive rule', async () => {
+      const active = randomUUID();
+      const inactive = randomUUID();
+      const amount = { type: 'cartCartAmount', value: { operator: '>=', amount: 1 } };
+      for (const [id, isActive] of [
+        [active, true],
+        [inactive, false],
+      ] as const) {
+        const saved = await staff('PUT', `/api/automation/rules/${id}`, {
+          revision: 0,
+          active: isActive,
+          data: {
+            name: { en: `Ref ${isActive} ${locale}`, de: `Ref ${isActive} ${locale}` },
+            condition: amount,
+          },
+        });
+        expect(saved.status).toBe(200);
+      }
+      const name = `Not a referenced rule (${locale})`;
+      const { context, page, refused } = await ui.openContext(locale);
+      try {
+        await ui.signIn(page, h.shopA.token);
+        await page.goto(`${ui.base}/admin/rules/new`);
+        await page.fill('#rule-name', name);
+        await page.selectOption('#n--new', 'notContainer');
+        await page.click('button[name="op"][value="add:"]');
+        await page.waitForSelector('li[data-pointer="/children/0"][data-type="notContainer"]');
+        expect(
+          await page.locator(`#n-children-0--new option[value="ruleReference:${inactive}"]`).isDisabled(),
+        ).toBe(true);
+        await page.selectOption('#n-children-0--new', `ruleReference:${active}`);
+        await page.click('button[name="op"][value="add:/children/0"]');
+        await page.waitForSelector('li[data-pointer="/children/0/children/0"][data-type="ruleReference"]');
+        // The root AND becomes an OR in place.
+        await page.selectOption('#n--kind', 'orContainer');
+        await page.click('button[name="op"][value="apply"]');
+        await page.waitForSelector('li[data-pointer=""][data-type="orContainer"]');
+        await page.click('button[name="op"][value="save"]');
+        await page.waitForSelector(`tr:has-text("${name}")`);
+        const rule = (await rulesOfShop()).find((stored) => stored.data.name[locale] === name)!;
+        expect(rule.data.condition).toEqual({
+          type: 'orContainer',
+          children: [{ type: 'notContainer', children: [{ type: 'ruleReference', ruleId: active }] }],
+        });
+        // The referenced rule holds for a one-tea cart, so its negation and the OR do not.
+        await page.click(`a[href="/admin/rules/${rule.id}"]`);
+        await page.fill('#context-token', await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]));
+        await page.click('button[name="op"][value="preview"]');
+        await page.waitForSelector('[data-result="false"]');
+        const traceOf = (pointer: string) =>
+          page.getAttribute(`li[data-pointer="${pointer}"] > .node-head [data-trace]`, 'data-trace');
+        expect(await traceOf('/children/0/children/0')).toBe('true');
+        expect(await traceOf('/children/0')).toBe('false');
+        await ui.shot(page, `rules-${locale}-09-reference`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+        expect(refused).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
     it('shows a reader the rule without edit controls and refuses the replayed save', async () => {
       const text = TEXT[locale];
       const id = randomUUID();
