@@ -181,6 +181,22 @@ describe.skipIf(browserMissing)('the flow builder and executions in chromium', (
         });
         flows[locale] = flowId;
 
+        // Someone saves the flow through the API meanwhile: the page's save (at revision 1) is stale.
+        expect(
+          (
+            await staff('PUT', `/api/automation/flows/${flowId}`, {
+              revision: 1,
+              active: true,
+              data: stored.data,
+            })
+          ).status,
+        ).toBe(200);
+        await page.click('button[name="op"][value="save"]');
+        await page.locator('.message.warning').waitFor();
+        expect(await page.textContent('.message.warning')).toContain('2');
+        await ui.shot(page, `flows-${locale}-04b-stale`);
+        expect((await storedFlow(flowId))!.revision).toBe(2);
+
         // The executions page polls a fragment every 3 s; the page itself is never reloaded.
         await page.goto(`${ui.base}/admin/flows/executions`);
         expect(await page.getAttribute('#executions', 'hx-trigger')).toBe('every 3s');
@@ -223,6 +239,89 @@ describe.skipIf(browserMissing)('the flow builder and executions in chromium', (
       }
     });
 
+    it('resolves an uncertain job from the executions page (retry in English, abandon in German)', async () => {
+      // A flow tagging the order; the worker dies right after the step's receipt commits, so the
+      // job is left uncertain (as packages/service/test/flows.test.ts drives it).
+      const flowId =
+        locale === 'en' ? '0190f0c8-0000-7000-8000-0000000fa001' : '0190f0c8-0000-7000-8000-0000000fa002';
+      const name = `Tag the order (${locale})`;
+      const tagFlow = (revision: number, active: boolean) =>
+        staff('PUT', `/api/automation/flows/${flowId}`, {
+          revision,
+          active,
+          data: {
+            name: { en: name },
+            trigger: 'order.placed',
+            pipeline: {
+              entry: 'tag',
+              nodes: [
+                {
+                  id: 'tag',
+                  kind: 'action',
+                  action: 'action.add.order.tag',
+                  config: { tags: ['audited'] },
+                  next: null,
+                },
+              ],
+            },
+          },
+        });
+      expect((await tagFlow(0, true)).status).toBe(200);
+      const orderId = await placeOrder();
+      await consumeOnce(h.services, flowMatchingProjection, {
+        owner: 'admin-flows',
+        leaseMs: 30_000,
+        batchSize: 100,
+        maxBatches: 10,
+      });
+      const lost = runDueJobs(h.services, {
+        owner: 'doomed',
+        leaseMs: 300,
+        batchSize: 20,
+        afterReceipt: (key) =>
+          key.endsWith(':tag') ? Promise.reject(new Error('worker lost')) : Promise.resolve(),
+      });
+      await expect(lost).rejects.toThrow('worker lost');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await workerRound();
+      // Later orders do not start it again.
+      expect((await tagFlow(1, false)).status).toBe(200);
+
+      const { context, page, refused } = await ui.openContext(locale);
+      try {
+        await ui.signIn(page, h.shopA.token);
+        await page.goto(`${ui.base}/admin/flows/executions`);
+        const job = page.locator('li.execution', { hasText: name });
+        await job.and(page.locator('[data-status="uncertain"]')).waitFor();
+        expect(await job.locator('button[name="resolution"]').count()).toBe(3);
+        await ui.shot(page, `flows-${locale}-09-uncertain`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+        const resolution = locale === 'en' ? 'retry' : 'abandon';
+        await job.locator(`button[name="resolution"][value="${resolution}"]`).click();
+        await page.waitForURL(/resolved=/);
+        await page.locator('.message[role="status"]').waitFor();
+        const jobs = await staff('GET', `/api/automation/executions?flowId=${flowId}&limit=5`);
+        const [stored] = (jobs.body as { items: { status: string; trace: { outcome: string }[] }[] }).items;
+        expect(stored!.status).toBe(resolution === 'retry' ? 'queued' : 'cancelled');
+        expect(stored!.trace.at(-1)!.outcome).toBe(resolution);
+        if (resolution === 'retry') {
+          await workerRound();
+          await job.and(page.locator('[data-status="finished"]')).waitFor();
+          const order = await staff('GET', `/api/orders/${orderId}`);
+          expect((order.body as { order: { tags: string[] } }).order.tags).toContain('audited');
+        } else {
+          await job.and(page.locator('[data-status="cancelled"]')).waitFor();
+          const order = await staff('GET', `/api/orders/${orderId}`);
+          expect((order.body as { order: { tags: string[] } }).order.tags).not.toContain('audited');
+        }
+        expect(await job.locator('button[name="resolution"]').count()).toBe(0);
+        await ui.shot(page, `flows-${locale}-10-resolved`);
+        expect(refused).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
     it('shows a reader the graph and the executions without edit or resolve controls, and the API refuses the replayed posts', async () => {
       const flowId = flows[locale]!;
       expect(flowId).toBeDefined();
@@ -248,7 +347,7 @@ describe.skipIf(browserMissing)('the flow builder and executions in chromium', (
           form: {
             csrf,
             op: 'save',
-            revision: '1',
+            revision: '2',
             count: '1',
             name: 'Vom Leser',
             trigger: 'order.placed',
@@ -259,7 +358,7 @@ describe.skipIf(browserMissing)('the flow builder and executions in chromium', (
           },
         });
         expect(answer.status()).toBe(403);
-        expect((await storedFlow(flowId))!.revision).toBe(1);
+        expect((await storedFlow(flowId))!.revision).toBe(2);
         // And a resolution of one of the shop's jobs.
         const jobs = await staff('GET', '/api/automation/executions?limit=1');
         const jobId = (jobs.body as { items: { id: string }[] }).items[0]!.id;

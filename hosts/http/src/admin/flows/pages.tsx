@@ -488,7 +488,7 @@ export function FlowEditorPage(props: EditorProps) {
       {notice ? <Message kind={notice.kind}>{notice.text}</Message> : null}
       {issues !== null && issues.length > 0 ? (
         <Message kind="error">
-          <p>{t.t('flows.issues', { count: issues.length })}</p>
+          <p>{t.t('flows.issues', { count: whole.length + pinned.size })}</p>
           <ul>
             {whole.map((text) => (
               <li>
@@ -635,7 +635,11 @@ function errorText(error: unknown): string {
   return JSON.stringify(error);
 }
 
-/** The polled part of the executions page: replaced every 3 s by htmx (`hx-trigger="every 3s"`). */
+/**
+ * The polled part of the executions page: replaced every 3 s by htmx (`hx-trigger="every 3s"`).
+ * `hx-disinherit="*"` keeps the polling's target and swap off the resolve forms inside it (their
+ * boosted posts swap the whole page as every other form does).
+ */
 export function ExecutionsFragment({
   page,
   view,
@@ -653,7 +657,7 @@ export function ExecutionsFragment({
       hx-get="/admin/flows/executions/live"
       hx-trigger="every 3s"
       hx-swap="outerHTML"
-      hx-select="#executions"
+      hx-disinherit="*"
     >
       <p role="status">
         {t.t('executions.unresolved', {
