@@ -142,6 +142,13 @@ export async function loadAppBlocks(
   return loaded;
 }
 
+/** The block's title, and the app's name when it differs (a card on another page names its app). */
+function blockTitle(block: ManifestBlock, app: InstalledApp, locale: string): string {
+  const title = textIn(block.title, locale, block.id);
+  const name = textIn(app.manifest.name, locale, app.appId);
+  return title === name ? title : `${title} · ${name}`;
+}
+
 function shown(t: Translator, value: unknown): string {
   if (value === null || value === undefined) return '—';
   if (typeof value === 'boolean') return t.t(value ? 'apps.yes' : 'apps.no');
@@ -242,9 +249,7 @@ export function AppBlocks({
         const action = `/admin/apps/${app.appId}/blocks/${block.id}`;
         return (
           <section class="card app-block" aria-labelledby={headingId} data-block={block.id}>
-            <h3 id={headingId}>
-              {textIn(block.title, t.locale, block.id)} · {textIn(app.manifest.name, t.locale, app.appId)}
-            </h3>
+            <h3 id={headingId}>{blockTitle(block, app, t.locale)}</h3>
             <p class="meta">{t.t('apps.mount', { mount: block.mount })}</p>
             {key && !context[key] ? (
               <p class="hint">{t.t('apps.needContext')}</p>

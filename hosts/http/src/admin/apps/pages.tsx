@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ADMIN_ASSETS } from '../assets.ts';
-import type { Translator } from '../i18n.ts';
+import type { MessageKey, Translator } from '../i18n.ts';
 import { CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
 import { AppBlocks, type InstalledApp, type LoadedBlock, MOUNT_CONTEXT, textIn } from './blocks.tsx';
 
@@ -134,7 +134,7 @@ function ManifestForm({
   submit: string;
 }) {
   return (
-    <form method="post" action="/admin/apps/install">
+    <form method="post" action="/admin/apps/install" hx-boost="false">
       <CsrfField token={csrf} />
       <div class="field">
         <label for="manifest">{t.t('apps.manifest')}</label>
@@ -337,7 +337,7 @@ export function AssistantPage({
           )}
           <pre class="manifest">{JSON.stringify(preview.manifest, null, 2)}</pre>
           {preview.diff === null || preview.diff.compatible ? (
-            <form method="post" action={`${action}/install`}>
+            <form method="post" action={`${action}/install`} hx-boost="false">
               <CsrfField token={csrf} />
               <input type="hidden" name="answers" value={JSON.stringify(answers)} />
               <input type="hidden" name="revision" value={String(preview.revision)} />
@@ -411,7 +411,7 @@ export function AppPage({
               {keys.map((key) => (
                 <form method="get" action={`/admin/apps/${app.appId}`} class="row-actions">
                   <div class="field">
-                    <label for={`context-${key}`}>{t.t('apps.context', { key })}</label>
+                    <label for={`context-${key}`}>{t.t(`apps.context.${key}` as MessageKey)}</label>
                     <input type="text" id={`context-${key}`} name={key} value={context[key] ?? ''} />
                   </div>
                   <button type="submit" class="secondary">

@@ -12,7 +12,7 @@ export interface PairProduct {
 }
 export interface Pair {
   readonly id: string;
-  readonly status: 'new' | 'dismissed' | 'experiment' | 'published';
+  readonly status: 'candidate' | 'dismissed' | 'experiment' | 'published';
   readonly revision: number;
   readonly productA: PairProduct;
   readonly productB: PairProduct;
@@ -53,10 +53,15 @@ export function pairStatusText(t: Translator, status: Pair['status']): string {
 }
 
 /** One plan operation as a sentence. */
-function operationText(t: Translator, operation: PlanOperation): string {
+function operationText(t: Translator, operation: PlanOperation, pairs: readonly Pair[]): string {
   switch (operation.kind) {
-    case 'intelligence.publish_pair':
-      return t.t('intelligence.op.publish', { id: operation.hypothesisId, revision: operation.revision });
+    case 'intelligence.publish_pair': {
+      const pair = pairs.find((item) => item.id === operation.hypothesisId);
+      const id = pair
+        ? `${productLabel(pair.productA)} + ${productLabel(pair.productB)}`
+        : operation.hypothesisId;
+      return t.t('intelligence.op.publish', { id, revision: operation.revision });
+    }
     case 'automation.save_rule':
       return t.t('intelligence.op.rule', {
         id: operation.ruleId,
@@ -83,10 +88,11 @@ function PairRow({ page, pair, writes }: { page: PageContext; pair: Pair; writes
       <th scope="row">
         {a} + {b}
       </th>
-      <td class="num">{new Intl.NumberFormat(t.locale).format(pair.counts.observed + pair.counts.manual)}</td>
       <td class="num">
-        {new Intl.NumberFormat(t.locale).format(pair.counts.simulated + pair.counts.sandbox)}
+        {new Intl.NumberFormat(t.locale).format(pair.counts.observed + pair.counts.sandbox)}
       </td>
+      <td class="num">{new Intl.NumberFormat(t.locale).format(pair.counts.manual)}</td>
+      <td class="num">{new Intl.NumberFormat(t.locale).format(pair.counts.simulated)}</td>
       <td>
         <span class={`badge status-${pair.status}`}>{statusText(t, pair.status)}</span>
       </td>
@@ -129,10 +135,12 @@ function PairRow({ page, pair, writes }: { page: PageContext; pair: Pair; writes
 function ProposalCard({
   page,
   proposal,
+  pairs,
   writes,
 }: {
   page: PageContext;
   proposal: Proposal;
+  pairs: readonly Pair[];
   writes: boolean;
 }) {
   const { t, csrf } = page;
@@ -153,7 +161,7 @@ function ProposalCard({
       ) : (
         <ol>
           {proposal.operations.map((operation) => (
-            <li>{operationText(t, operation)}</li>
+            <li>{operationText(t, operation, pairs)}</li>
           ))}
         </ol>
       )}
@@ -207,6 +215,7 @@ export function IntelligencePage({
               <tr>
                 <th scope="col">{t.t('intelligence.pair')}</th>
                 <th scope="col">{t.t('intelligence.observed')}</th>
+                <th scope="col">{t.t('intelligence.manual')}</th>
                 <th scope="col">{t.t('intelligence.simulated')}</th>
                 <th scope="col">{t.t('intelligence.status')}</th>
                 {writes ? <th scope="col">{t.t('intelligence.review')}</th> : null}
@@ -227,7 +236,7 @@ export function IntelligencePage({
         ) : (
           <div class="cards">
             {proposals.map((proposal) => (
-              <ProposalCard page={page} proposal={proposal} writes={writes} />
+              <ProposalCard page={page} proposal={proposal} pairs={pairs} writes={writes} />
             ))}
           </div>
         )}
