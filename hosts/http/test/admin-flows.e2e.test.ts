@@ -15,6 +15,7 @@ let ui: AdminBrowser;
 let channelKey: string;
 let productId: string;
 let readerToken: string;
+const BRANCHING = '0190f0c8-0000-7000-8000-0000000fa003';
 
 const staff = (method: string, path: string, body?: unknown) =>
   h.call(method, path, { token: h.shopA.token, body });
@@ -84,6 +85,37 @@ describe.skipIf(browserMissing)('the flow builder and executions in chromium', (
     });
     expect(token.status).toBe(201);
     readerToken = (token.body as { token: string }).token;
+    // A branching flow (inactive): a condition with both branches, a delay of 2 hours, a stop.
+    const branching = await staff('PUT', `/api/automation/flows/${BRANCHING}`, {
+      revision: 0,
+      active: false,
+      data: {
+        name: { en: 'Big orders', de: 'Große Bestellungen' },
+        trigger: 'order.placed',
+        pipeline: {
+          entry: 'big',
+          nodes: [
+            {
+              id: 'big',
+              kind: 'condition',
+              condition: { type: 'cartCartAmount', value: { operator: '>=', amount: 100 } },
+              on_true: 'wait',
+              on_false: 'end',
+            },
+            { id: 'wait', kind: 'delay', seconds: 7200, next: 'tag' },
+            {
+              id: 'tag',
+              kind: 'action',
+              action: 'action.add.order.tag',
+              config: { tags: ['big'] },
+              next: 'end',
+            },
+            { id: 'end', kind: 'stop' },
+          ],
+        },
+      },
+    });
+    expect(branching.status, JSON.stringify(branching.body)).toBe(200);
     // Events from setting the shop up become jobs now, so each walk sees only its own order's.
     await workerRound();
     ui = await launchAdminBrowser(h.services);
@@ -334,6 +366,19 @@ describe.skipIf(browserMissing)('the flow builder and executions in chromium', (
         await page.waitForSelector('.flow-graph');
         expect(await page.locator('form.flow-editor, button[name="op"], textarea').count()).toBe(0);
         await ui.shot(page, `flows-${locale}-07-reader`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+        // The branching flow drawn: both branches of the condition, the delay in hours, one stop
+        // drawn once and linked from the other branch.
+        await page.goto(`${ui.base}/admin/flows/${BRANCHING}`);
+        await page.waitForSelector('.flow-graph');
+        expect(await page.locator('.flow-graph .flow-branches > li').count()).toBe(2);
+        expect(await page.locator('.flow-graph .flow-node').count()).toBe(4);
+        expect(await page.locator('.flow-graph .flow-goto').count()).toBe(1);
+        expect(await page.textContent('.flow-graph')).toContain(
+          locale === 'en' ? 'wait 2 hours' : '2 Stunden warten',
+        );
+        expect(await page.locator('form.flow-editor, button[name="op"], textarea').count()).toBe(0);
+        await ui.shot(page, `flows-${locale}-07b-reader-branches`);
         expect(await ui.seriousViolations(page)).toEqual([]);
         await page.goto(`${ui.base}/admin/flows/executions`);
         await page.waitForSelector('li.execution');
