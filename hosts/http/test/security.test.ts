@@ -984,4 +984,61 @@ describe('the admin UI routes', () => {
     expect(await replaced.text()).not.toContain('Shop A rule');
     expect(await snapshotOfShopA()).toEqual(before);
   });
+
+  it('intelligence and apps: nothing without a session, nothing of shop A for another shop', async () => {
+    const before = await snapshotOfShopA();
+    for (const path of [
+      '/admin/intelligence',
+      '/admin/apps',
+      '/admin/apps/loyalty',
+      '/admin/apps/assistants/admin',
+    ]) {
+      const page = await h.app.request(path);
+      expect(page.status, path).toBe(303);
+      expect(page.headers.get('location')).toBe('/admin/sign-in');
+    }
+    const posts = [
+      `/admin/intelligence/pairs/${A_PAIR}`,
+      `/admin/intelligence/proposals/${aProposalId}/approve`,
+      `/admin/intelligence/proposals/${aProposalId}/reject`,
+      '/admin/apps/install',
+      '/admin/apps/assistants/admin/preview',
+      '/admin/apps/assistants/admin/install',
+      '/admin/apps/loyalty/blocks/notes',
+      '/admin/apps/loyalty/panel/invoke',
+    ];
+    for (const path of posts) {
+      const answer = await post(path, undefined, { revision: '1', status: 'published', approve: 'yes' });
+      expect(answer.status, path).toBe(403);
+    }
+    const { cookie, csrf } = await adminSession(h.shopB.token);
+    // Shop A's pair and proposal: not listed, not reviewed, not decided.
+    const listed = await (await h.app.request('/admin/intelligence', { headers: { cookie } })).text();
+    expect(listed).not.toContain(A_PAIR);
+    expect(listed).not.toContain(aProposalId);
+    const reviewed = await post(`/admin/intelligence/pairs/${A_PAIR}`, cookie, {
+      csrf,
+      revision: '1',
+      status: 'published',
+      approve: 'yes',
+    });
+    expect(reviewed.status).toBe(404);
+    expect(
+      (await post(`/admin/intelligence/proposals/${aProposalId}/approve`, cookie, { csrf })).status,
+    ).toBe(404);
+    expect((await post(`/admin/intelligence/proposals/${aProposalId}/reject`, cookie, { csrf })).status).toBe(
+      404,
+    );
+    // Shop A's app records never show; its actions are not reached through a block or the panel door.
+    const app = await (await h.app.request('/admin/apps/loyalty', { headers: { cookie } })).text();
+    expect(app).not.toContain('Only shop A has this note.');
+    const invoked = await post('/admin/apps/loyalty/panel/invoke', cookie, {
+      csrf,
+      nonce: `${'a'.repeat(24)}.${'b'.repeat(43)}`,
+      action: 'add_note',
+      input: JSON.stringify({ customer_id: aCustomerId, body: 'Intruder' }),
+    });
+    expect(invoked.status).toBe(403);
+    expect(await snapshotOfShopA()).toEqual(before);
+  });
 });

@@ -149,6 +149,22 @@ function blockTitle(block: ManifestBlock, app: InstalledApp, locale: string): st
   return title === name ? title : `${title} · ${name}`;
 }
 
+/**
+ * The blocks every installed app declares on `mounts`, read for `context`: what a product, customer
+ * or order page places with `<AppBlocks>` (empty for a member who may not read apps).
+ */
+export async function appBlocksFor(
+  kit: AdminKit,
+  session: AdminSession,
+  mounts: readonly AdminMount[],
+  context: BlockContext,
+): Promise<LoadedBlock[]> {
+  if (!session.principal.permissions.has('apps.read')) return [];
+  const listed = await kit.act(session, 'apps.list', {});
+  if (!listed.ok) return [];
+  return loadAppBlocks(kit, session, (listed.value as { items: InstalledApp[] }).items, mounts, context);
+}
+
 function shown(t: Translator, value: unknown): string {
   if (value === null || value === undefined) return '—';
   if (typeof value === 'boolean') return t.t(value ? 'apps.yes' : 'apps.no');
