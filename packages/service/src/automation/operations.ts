@@ -21,6 +21,7 @@ import {
   importCondition,
   LANGUAGES,
   referencedRuleIds,
+  type TraceNode,
   validateCondition,
 } from '@cartwright/rules-engine';
 import * as v from 'valibot';
@@ -327,7 +328,7 @@ export const deleteAutomationDefinition = defineOperation({
 export const previewRule = defineOperation({
   name: 'automation.preview',
   summary:
-    'Evaluates a condition against the server-owned facts of a storefront cart context (send its token as x-context-token). Answers the Boolean and, with `explain: true`, the decision of every node (as `automation.explain`, on the cart’s facts); writes nothing. Order-source conditions fail here: a cart is not an order.',
+    'Evaluates a condition against the server-owned facts of a storefront cart context (send its token as x-context-token). Answers the Boolean and, with `explain: true`, the decision of every node (true or false, without the facts compared: a preview shows no private facts); writes nothing. Order-source conditions fail here: a cart is not an order.',
   http: {
     method: 'POST',
     path: '/api/automation/rules/preview',
@@ -377,7 +378,7 @@ export const previewRule = defineOperation({
       if (input.explain) {
         const trace = compiled.value.explain(facts);
         return trace.ok
-          ? ok({ result: trace.value.result, trace: trace.value })
+          ? ok({ result: trace.value.result, trace: decisionsOf(trace.value) })
           : ruleFailure(trace, '/condition');
       }
       const decided = compiled.value.evaluate(facts);
@@ -385,6 +386,21 @@ export const previewRule = defineOperation({
     });
   },
 });
+
+/**
+ * A trace with each node's decision only: the facts it compared (`actual`) stay on the server, as
+ * a preview shows no private facts (spec). The decisions tell nothing a preview of each subtree
+ * would not. Bounded by the compiled tree (depth, references).
+ */
+function decisionsOf(node: TraceNode): TraceNode {
+  return {
+    pointer: node.pointer,
+    type: node.type,
+    result: node.result,
+    ...(node.ruleId === undefined ? {} : { ruleId: node.ruleId }),
+    ...(node.children === undefined ? {} : { children: node.children.map(decisionsOf) }),
+  };
+}
 
 export const explainRule = defineOperation({
   name: 'automation.explain',

@@ -62,7 +62,6 @@ const en = {
   'rules.trace.true': 'true',
   'rules.trace.false': 'false',
   'rules.trace.skipped': 'not evaluated',
-  'rules.trace.actual': 'compared: {actual}',
   'rules.stale':
     'Someone else saved this rule first (now revision {actual}). Your condition is kept; saving again replaces theirs.',
   'rules.refused': 'The rule was not saved: {detail}',
@@ -132,7 +131,6 @@ export const rulesMessages = {
     'rules.trace.true': 'wahr',
     'rules.trace.false': 'falsch',
     'rules.trace.skipped': 'nicht ausgewertet',
-    'rules.trace.actual': 'verglichen: {actual}',
     'rules.stale':
       'Jemand anderes hat diese Regel zuerst gespeichert (jetzt Revision {actual}). Ihre Bedingung bleibt erhalten; erneutes Speichern ersetzt die andere Fassung.',
     'rules.refused': 'Die Regel wurde nicht gespeichert: {detail}',
@@ -199,7 +197,6 @@ export const rulesMessages = {
     'rules.trace.true': 'verdadero',
     'rules.trace.false': 'falso',
     'rules.trace.skipped': 'no evaluado',
-    'rules.trace.actual': 'comparado: {actual}',
     'rules.stale':
       'Otra persona guardó esta regla antes (ahora revisión {actual}). Su condición se conserva; al guardar de nuevo se reemplaza la otra.',
     'rules.refused': 'La regla no se guardó: {detail}',
@@ -266,7 +263,6 @@ export const rulesMessages = {
     'rules.trace.true': 'vrai',
     'rules.trace.false': 'faux',
     'rules.trace.skipped': 'non évalué',
-    'rules.trace.actual': 'comparé : {actual}',
     'rules.stale':
       'Quelqu’un d’autre a enregistré cette règle avant vous (révision {actual}). Votre condition est conservée ; enregistrer à nouveau remplace l’autre version.',
     'rules.refused': 'La règle n’a pas été enregistrée : {detail}',

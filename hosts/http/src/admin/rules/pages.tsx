@@ -127,22 +127,12 @@ function operatorText(page: PageContext, operator: string): string {
   return operator;
 }
 
-/** The fact a condition compared, numbers as the UI language writes them. */
-function actualText(page: PageContext, actual: unknown): string {
-  if (typeof actual === 'number') return new Intl.NumberFormat(page.t.locale).format(actual);
-  if (typeof actual === 'string') return actual;
-  return JSON.stringify(actual);
-}
-
 function TraceBadge({ page, mark }: { page: PageContext; mark: TraceMark | undefined }) {
   const { t } = page;
   if (!mark) return <span class="badge trace-skipped">{t.t('rules.trace.skipped')}</span>;
   return (
     <span class={mark.result ? 'badge trace-true' : 'badge trace-false'} data-trace={String(mark.result)}>
       {mark.result ? t.t('rules.trace.true') : t.t('rules.trace.false')}
-      {mark.actual !== undefined
-        ? ` · ${t.t('rules.trace.actual', { actual: actualText(page, mark.actual) })}`
-        : ''}
     </span>
   );
 }

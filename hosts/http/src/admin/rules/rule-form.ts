@@ -315,7 +315,6 @@ export function errorsByNode(
 /** One node's decision in a preview's trace. */
 export interface TraceMark {
   readonly result: boolean;
-  readonly actual?: unknown;
 }
 
 /**
@@ -328,12 +327,7 @@ export function traceByPointer(trace: unknown): Map<string, TraceMark> {
   while (stack.length > 0 && marks.size <= FORM_TREE_BOUNDS.nodes) {
     const node = stack.pop();
     if (!isObject(node) || typeof node.pointer !== 'string' || typeof node.result !== 'boolean') continue;
-    if (!marks.has(node.pointer)) {
-      marks.set(
-        node.pointer,
-        node.actual === undefined ? { result: node.result } : { result: node.result, actual: node.actual },
-      );
-    }
+    if (!marks.has(node.pointer)) marks.set(node.pointer, { result: node.result });
     if (node.type !== 'ruleReference' && Array.isArray(node.children)) stack.push(...node.children);
   }
   return marks;
