@@ -138,6 +138,16 @@ function summary(props: EditorProps, node: DraftNode): string {
   }
 }
 
+/** A short JSON text on one line (null when it is long or unreadable). */
+function compactJson(text: string): string | null {
+  try {
+    const compact = JSON.stringify(JSON.parse(text));
+    return compact.length <= 300 ? compact : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The graph from the entry as nested lists: each node once, a second use links to the first. */
 function Graph(props: EditorProps & { pinned: ReadonlyMap<number, string[]> }) {
   const { t } = props.page;
@@ -147,16 +157,33 @@ function Graph(props: EditorProps & { pinned: ReadonlyMap<number, string[]> }) {
     if (!indexOf.has(node.id)) indexOf.set(node.id, index);
   });
   const drawn = new Set<number>();
+  const editable = writes(props.page);
 
   const Step = ({ index }: { index: number }) => {
     const node = nodes[index]!;
     const problems = props.pinned.get(index) ?? [];
+    const label = (
+      <>
+        <span class={`flow-kind ${node.kind}`}>{t.t(KIND_KEY[node.kind])}</span> <code>{node.id}</code>
+      </>
+    );
+    // The node's fieldset exists only in the editable form; a reader gets the details here.
+    const details = editable
+      ? null
+      : node.kind === 'condition' && node.conditionMode === 'tree'
+        ? compactJson(node.tree)
+        : node.kind === 'action'
+          ? compactJson(node.config)
+          : null;
     return (
-      <span class={problems.length > 0 ? 'flow-node has-issues' : 'flow-node'}>
-        <a href={`#node-${index}`}>
-          <span class={`flow-kind ${node.kind}`}>{t.t(KIND_KEY[node.kind])}</span> <code>{node.id}</code>
-        </a>{' '}
-        {summary(props, node)}
+      <span class={problems.length > 0 ? 'flow-node has-issues' : 'flow-node'} id={`g-node-${index}`}>
+        {editable ? <a href={`#node-${index}`}>{label}</a> : label} {summary(props, node)}
+        {details ? (
+          <>
+            {' '}
+            <code>{details}</code>
+          </>
+        ) : null}
         {problems.length > 0 ? (
           <ul class="flow-issues">
             {problems.map((text) => (
@@ -181,7 +208,7 @@ function Graph(props: EditorProps & { pinned: ReadonlyMap<number, string[]> }) {
     if (drawn.has(index) || depth > nodes.length) {
       return [
         <li class="flow-goto">
-          <a href={`#node-${index}`}>{t.t('flows.goTo', { id: target })}</a>
+          <a href={`#g-node-${index}`}>{t.t('flows.goTo', { id: target })}</a>
         </li>,
       ];
     }
