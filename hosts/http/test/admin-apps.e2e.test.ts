@@ -294,6 +294,13 @@ describe.skipIf(browserMissing)('the admin intelligence and apps areas in chromi
         expect(await iframe.getAttribute('sandbox')).toBe('allow-scripts allow-forms');
         const nonce = (await iframe.getAttribute('data-panel-nonce'))!;
         const frame = await panelFrame(page);
+        // Its own policy: only its hashed script and style, no connection, framed only by the admin.
+        const panelAnswer = await page.request.get(`${ui.base}${await iframe.getAttribute('src')}`);
+        const panelPolicy = panelAnswer.headers()['content-security-policy'] ?? '';
+        expect(panelPolicy).toContain("connect-src 'none'");
+        expect(panelPolicy).toContain("frame-ancestors 'self'");
+        expect(panelPolicy).not.toContain('unsafe');
+        expect(await panelAnswer.text()).not.toContain('cw_pat_');
         expect(await frame.evaluate('self.origin')).toBe('null');
         expect(
           await frame.evaluate(

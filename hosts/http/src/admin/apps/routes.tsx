@@ -21,7 +21,8 @@ import { PANEL_POLICY, panelHtml, panelNonce, panelNonceValid } from './panel.ts
 // assistant, upgrade with the compatibility diff, app data cards, the admin iframe panel. Every
 // read and write is an operation called as the member (`kit.act`).
 
-const APP_ID = /^[a-z][a-z0-9-]{1,39}$/;
+// A lookup guard only: the app is then found among the installed ones (ids: @cartwright/app-manifest).
+const APP_ID = /^[a-z][a-z0-9_-]{0,63}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CONTEXT_KEYS: readonly ContextKey[] = ['productId', 'customerId', 'orderId'];
 
