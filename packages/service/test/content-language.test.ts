@@ -41,6 +41,11 @@ const CHECKED = new Set([
   'store.products.list /language',
   'store.products.get /language',
   'store.reviews.create /language',
+  'merchant.media.gallery.read /language',
+  'merchant.media.gallery.add /altTexts/<key>',
+  'merchant.media.gallery.alt /altTexts/<key>',
+  'intelligence.list /language',
+  'store.intelligence.recommendations /language',
 ]);
 
 /** Inputs that name a language but carry no content. */
