@@ -700,7 +700,7 @@ export function ExecutionsFragment({
           const resolvable = editable && (job.status === 'uncertain' || job.status === 'failed');
           return (
             <li class="card execution" id={`job-${job.id}`} data-status={job.status}>
-              <h2>
+              <h2 id={`job-${job.id}-title`}>
                 {t.t('executions.job', { flow, event: job.event.name })}{' '}
                 <span class={`badge status-${job.status}`}>
                   {t.t(STATUS_KEY[job.status] ?? 'executions.status')}
@@ -724,7 +724,12 @@ export function ExecutionsFragment({
                 ))}
               </ol>
               {resolvable ? (
-                <form method="post" action={`/admin/flows/executions/${job.id}/resolve`} class="field-row">
+                <form
+                  method="post"
+                  action={`/admin/flows/executions/${job.id}/resolve`}
+                  class="field-row"
+                  aria-labelledby={`job-${job.id}-title`}
+                >
                   <CsrfField token={page.csrf} />
                   <span>{t.t('executions.resolve')}:</span>
                   <button type="submit" name="resolution" value="retry" class="secondary">
