@@ -50,8 +50,15 @@ export interface Attempt {
   readonly amount: number;
   readonly currency: string;
   readonly capture: { readonly id: string; readonly status: string; readonly amount: number | null } | null;
+  readonly paid: boolean;
   readonly refunds: readonly { readonly id: string; readonly amount: number; readonly status: string }[];
   readonly balance: Balance | null;
+}
+
+/** What is left to refund: the ledger's balance once refunds began, else a paid attempt's capture. */
+export function remainingOf(attempt: Attempt): number {
+  if (attempt.balance) return attempt.balance.remaining;
+  return attempt.paid && attempt.capture?.amount != null ? attempt.capture.amount : 0;
 }
 
 export interface Notice {
@@ -159,7 +166,7 @@ export function OrderPage(props: {
   const { t, csrf } = page;
   const base = `/admin/orders/${order.id}`;
   const total = totalOf(order);
-  const remaining = (attempts ?? []).reduce((sum, attempt) => sum + (attempt.balance?.remaining ?? 0), 0);
+  const remaining = (attempts ?? []).reduce((sum, attempt) => sum + remainingOf(attempt), 0);
   return (
     <Layout page={page} title={t.t('orders.order.title', { number: order.number })}>
       <p>
@@ -293,12 +300,12 @@ export function OrderPage(props: {
                     <dd>{t.money(attempt.balance.confirmed, attempt.currency)}</dd>
                     <dt>{t.t('orders.payments.pending')}</dt>
                     <dd>{t.money(attempt.balance.pending, attempt.currency)}</dd>
-                    <dt>{t.t('orders.payments.remaining')}</dt>
-                    <dd data-remaining={String(attempt.balance.remaining)}>
-                      {t.money(attempt.balance.remaining, attempt.currency)}
-                    </dd>
                   </>
                 ) : null}
+                <dt>{t.t('orders.payments.remaining')}</dt>
+                <dd data-remaining={String(remainingOf(attempt))}>
+                  {t.money(remainingOf(attempt), attempt.currency)}
+                </dd>
               </dl>
               {attempt.refunds.length > 0 ? (
                 <>
