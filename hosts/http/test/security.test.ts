@@ -1109,6 +1109,71 @@ describe('the admin UI routes', () => {
     expect(await snapshotOfShopA()).toEqual(before);
   });
 
+  it('catalog and orders: nothing without a session, nothing of shop A for another shop', async () => {
+    const before = await snapshotOfShopA();
+    const product = `/admin/products/${A_PRODUCT}`;
+    const order = `/admin/orders/${aOrderId}`;
+    for (const path of [
+      '/admin/products',
+      product,
+      `${product}/assets/${aImageId}`,
+      `${product}/drafts`,
+      `${product}/drafts/${A_DRAFT}`,
+      `${product}/drafts/${A_DRAFT}/image`,
+      '/admin/orders',
+      order,
+      `${order}/documents/${aDocumentId}`,
+    ]) {
+      const page = await h.app.request(path);
+      expect(page.status, path).toBe(303);
+      expect(page.headers.get('location')).toBe('/admin/sign-in');
+    }
+    const form = { revision: '1', entryId: aGalleryEntryId, direction: 'up', alt: 'x', type: 'invoice' };
+    const posts = [
+      ...['move', 'cover', 'remove', 'alt', 'upload'].map((what) => `${product}/gallery/${what}`),
+      `${product}/save`,
+      `${product}/drafts`,
+      `${product}/drafts/${A_DRAFT}/apply`,
+      `${order}/notes`,
+      `${order}/documents`,
+      `${order}/refunds`,
+    ];
+    for (const path of posts) {
+      expect((await post(path, undefined, form)).status, path).toBe(403);
+    }
+    const { cookie, csrf } = await adminSession(h.shopB.token);
+    // Shop A's product, image, draft, order and document: not listed, not shown, not changed.
+    const listed = await (await h.app.request('/admin/products', { headers: { cookie } })).text();
+    expect(listed).not.toContain(A_PRODUCT);
+    expect(await (await h.app.request('/admin/orders', { headers: { cookie } })).text()).not.toContain(
+      aOrderId,
+    );
+    for (const path of [
+      product,
+      `${product}/assets/${aImageId}`,
+      `${product}/drafts/${A_DRAFT}`,
+      `${product}/drafts/${A_DRAFT}/image`,
+      order,
+      `${order}/documents/${aDocumentId}`,
+    ]) {
+      expect((await h.app.request(path, { headers: { cookie } })).status, path).toBe(404);
+    }
+    for (const path of posts) {
+      const answer = await post(path, cookie, {
+        ...form,
+        csrf,
+        amount: '1',
+        idempotencyKey: 'admin-refund-intruder',
+        text: 'intruder',
+        instruction: 'intruder',
+        assetId: aImageId,
+      });
+      expect([404, 422], path).toContain(answer.status);
+      expect(await answer.text(), path).not.toContain(aGalleryEntryId);
+    }
+    expect(await snapshotOfShopA()).toEqual(before);
+  });
+
   it('intelligence and apps: nothing without a session, nothing of shop A for another shop', async () => {
     const before = await snapshotOfShopA();
     for (const path of [
