@@ -664,8 +664,10 @@ function errorText(error: unknown): string {
 
 /**
  * The polled part of the executions page: replaced every 3 s by htmx (`hx-trigger="every 3s"`).
- * `hx-disinherit="*"` keeps the polling's target and swap off the resolve forms inside it (their
- * boosted posts swap the whole page as every other form does).
+ * `hx-select` takes only the list from the answer (an expired session's sign-in page swaps in
+ * nothing rather than a page inside the page); `hx-disinherit="*"` keeps the polling's swap and
+ * select off the resolve forms inside it (their boosted posts swap the whole page as every other
+ * form does).
  */
 export function ExecutionsFragment({
   page,
@@ -684,6 +686,7 @@ export function ExecutionsFragment({
       hx-get="/admin/flows/executions/live"
       hx-trigger="every 3s"
       hx-swap="outerHTML"
+      hx-select="#executions"
       hx-disinherit="*"
     >
       <p role="status">
