@@ -135,6 +135,7 @@ const TEXT = {
     altSave: 'Save alt text of image 1',
     created: 'Draft created',
     ready: 'Ready',
+    failed: 'Failed',
     review: 'Review draft',
     apply: 'Apply to the gallery',
     applied: 'Draft applied',
@@ -156,6 +157,7 @@ const TEXT = {
     altSave: 'Alternativtext von Bild 1 speichern',
     created: 'Entwurf erstellt',
     ready: 'Fertig',
+    failed: 'Fehlgeschlagen',
     review: 'Entwurf prüfen',
     apply: 'In die Galerie übernehmen',
     applied: 'Entwurf übernommen',
@@ -399,6 +401,41 @@ describe.skipIf(browserMissing)('the admin catalog and orders in chromium', () =
         const after = expectOk(await staff('GET', `/api/merchant/media/jobs/${draft.id}`));
         expect(after.status).toBe('ready');
         await check(page, `catalog-${locale}-09-stale-apply`, refused);
+      } finally {
+        await context.close();
+      }
+    });
+
+    it('watches a draft the provider refuses turn failed, with its reason', async () => {
+      const productId = await newProduct(`FAIL-${locale.toUpperCase()}`, { en: `Fail ${locale}` });
+      const added = expectOk(
+        await staff('POST', `/api/merchant/products/${productId}/media/gallery`, {
+          contentBase64: Buffer.from(source).toString('base64'),
+        }),
+        201,
+      );
+      const { gallery } = added as { gallery: { entries: GalleryEntry[] } };
+      images.failNext({ kind: 'refuse', status: 400, code: 'content_policy_violation' });
+      const draft = expectOk(
+        await staff('POST', `/api/merchant/products/${productId}/media/jobs`, {
+          assetId: gallery.entries[0]!.assetId,
+          mode: 'generate',
+          instruction: 'something the provider refuses',
+        }),
+        201,
+      );
+      const { context, page, refused } = await ui.openContext(locale);
+      try {
+        await ui.signIn(page, h.shopA.token);
+        await page.goto(`${ui.base}/admin/products/${productId}`);
+        await page.locator(`#drafts-list tr[data-draft="${draft.id}"][data-status="pending"]`).waitFor();
+        await runDueMediaDrafts(h.services, { owner: 'admin-e2e', leaseMs: 30_000, limit: 10 });
+        // merchant.media.list drops failed drafts; the polled list still shows the one it watched.
+        const row = page.locator(`#drafts-list tr[data-draft="${draft.id}"][data-status="failed"]`);
+        await row.waitFor({ timeout: 20_000 });
+        expect(await row.textContent()).toContain(text.failed);
+        expect(expectOk(await staff('GET', `/api/merchant/media/jobs/${draft.id}`)).status).toBe('failed');
+        await check(page, `catalog-${locale}-11-draft-failed`, refused);
       } finally {
         await context.close();
       }
