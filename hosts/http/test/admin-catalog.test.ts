@@ -66,3 +66,47 @@ describe('the admin product list and page', () => {
     expect(page).not.toContain('name="instruction"');
   });
 });
+
+describe('app data cards on the product page', () => {
+  it('shows the blocks an app declares on the product mounts, with the rows bound to that product', async () => {
+    const cookie = await ownerCookie();
+    const staff = (method: string, path: string, body?: unknown) =>
+      h.call(method, path, { token: h.shopA.token, body });
+    const installed = await staff('POST', '/api/apps/assistants/admin/install', {
+      revision: 0,
+      answers: {
+        app_id: 'care-notes',
+        name: 'Care notes',
+        entity: 'note',
+        object: 'product',
+        mounts: ['admin.product.general'],
+        blocks: ['table', 'form'],
+        fields: [{ name: 'body', type: 'text', label: 'Note', required: true }],
+      },
+    });
+    expect(installed.status, JSON.stringify(installed.body)).toBe(200);
+    const [product, other] = (await staff('GET', '/api/catalog/products?limit=2')).body.items as {
+      id: string;
+    }[];
+    const blocks = (installed.body.app as { manifest: { blocks: { kind: string; action: string }[] } })
+      .manifest.blocks;
+    const form = blocks.find((block) => block.kind === 'form')!;
+    const created = await staff('POST', `/api/apps/care-notes/actions/${form.action}`, {
+      product_id: product!.id,
+      body: 'Keep dry',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+
+    const page = await (
+      await h.app.request(`/admin/products/${product!.id}`, { headers: { cookie } })
+    ).text();
+    expect(page).toContain('class="card app-block"');
+    expect(page).toContain('Keep dry');
+    // Another product's page shows the cards, but not this product's rows.
+    const elsewhere = await (
+      await h.app.request(`/admin/products/${other!.id}`, { headers: { cookie } })
+    ).text();
+    expect(elsewhere).toContain('class="card app-block"');
+    expect(elsewhere).not.toContain('Keep dry');
+  });
+});

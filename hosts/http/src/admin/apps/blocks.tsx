@@ -19,6 +19,13 @@ export const ADMIN_MOUNTS = [
   'admin.order.general',
 ] as const;
 export type AdminMount = (typeof ADMIN_MOUNTS)[number];
+/** The mounts of a product page and of an order page. */
+export const PRODUCT_MOUNTS: readonly AdminMount[] = [
+  'admin.product.general',
+  'admin.product.tab',
+  'admin.product',
+];
+export const ORDER_MOUNTS: readonly AdminMount[] = ['admin.order', 'admin.order.general'];
 export type ContextKey = 'productId' | 'customerId' | 'orderId';
 export type BlockContext = Partial<Record<ContextKey, string>>;
 

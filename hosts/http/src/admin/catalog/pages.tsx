@@ -1,4 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
+import type { Child } from 'hono/jsx';
 import { CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
 
 // The catalog area's pages (decision 0047): the product list, a product with its gallery and
@@ -319,8 +320,10 @@ export function ProductPage(props: {
   provider: { available: boolean; model: string | null } | null;
   editable: boolean;
   notice?: Notice | undefined;
+  /** The installed apps' data cards on the product mounts. */
+  appBlocks: Child;
 }) {
-  const { page, product, gallery, languages, drafts, provider, editable, notice } = props;
+  const { page, product, gallery, languages, drafts, provider, editable, notice, appBlocks } = props;
   const { t, csrf } = page;
   const language = gallery.language;
   const staged = gallery.entries.filter((entry) => entry.state === 'staged').length;
@@ -499,6 +502,7 @@ export function ProductPage(props: {
         ) : null}
         <DraftList page={page} productId={product.id} drafts={drafts} />
       </section>
+      {appBlocks}
     </Layout>
   );
 }

@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { AdminSession } from '@cartwright/service';
 import type { Context } from 'hono';
+import { AppBlocks, appBlocksFor, PRODUCT_MOUNTS } from '../apps/blocks.tsx';
 import type { AdminArea, FormBody } from '../kit.ts';
 import type { PageContext } from '../layout.tsx';
 import {
@@ -113,6 +114,14 @@ export const catalogArea: AdminArea = (app, kit) => {
         provider={provider.ok ? (provider.value as { available: boolean; model: string | null }) : null}
         editable={mayWrite(session)}
         notice={extra.notice}
+        appBlocks={
+          <AppBlocks
+            page={page}
+            blocks={await appBlocksFor(kit, session, PRODUCT_MOUNTS, { productId })}
+            writes={session.principal.permissions.has('apps.write')}
+            back={c.req.path}
+          />
+        }
       />,
       extra.status ?? 200,
     );

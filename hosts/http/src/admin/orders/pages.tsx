@@ -1,4 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
+
+import type { Child } from 'hono/jsx';
 import { formatAmount } from '../channel-form.ts';
 import { CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
 
@@ -160,6 +162,8 @@ export function OrderPage(props: {
   mayWriteDocuments: boolean;
   notice?: Notice | undefined;
   enteredAmount?: string | undefined;
+  /** The installed apps' data cards on the order mounts. */
+  appBlocks: Child;
 }) {
   const { page, order, activities, documents, attempts, refundKey, mayWrite, mayWriteDocuments, notice } =
     props;
@@ -348,6 +352,7 @@ export function OrderPage(props: {
           ) : null}
         </section>
       ) : null}
+      {props.appBlocks}
     </Layout>
   );
 }

@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { AdminSession } from '@cartwright/service';
 import type { Context } from 'hono';
+import { AppBlocks, appBlocksFor, ORDER_MOUNTS } from '../apps/blocks.tsx';
 import { parseAmount } from '../channel-form.ts';
 import type { AdminArea } from '../kit.ts';
 import type { PageContext } from '../layout.tsx';
@@ -73,6 +74,14 @@ export const ordersArea: AdminArea = (app, kit) => {
         mayWriteDocuments={has(session, 'documents.write')}
         notice={extra.notice}
         enteredAmount={extra.enteredAmount}
+        appBlocks={
+          <AppBlocks
+            page={page}
+            blocks={await appBlocksFor(kit, session, ORDER_MOUNTS, { orderId: order.id })}
+            writes={has(session, 'apps.write')}
+            back={c.req.path}
+          />
+        }
       />,
       extra.status ?? 200,
     );
