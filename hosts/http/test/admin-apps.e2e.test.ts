@@ -2,7 +2,7 @@ import { consumeOnce, intelligenceEvidenceProjection } from '@cartwright/service
 import { SELLABLE } from '@cartwright/service/testing';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminBrowser, browserMissing, launchAdminBrowser } from './admin-browser.ts';
+import { type AdminBrowser, browserSkipped, launchAdminBrowser } from './admin-browser.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 // Issue 20 Builds 6 and 7 walked in chromium (decision 0047), in English and German: publish a
@@ -90,7 +90,7 @@ const TEXT = {
   },
 } as const;
 
-describe.skipIf(browserMissing)('the admin intelligence and apps areas in chromium', () => {
+describe.skipIf(browserSkipped)('the admin intelligence and apps areas in chromium', () => {
   beforeAll(async () => {
     h = await createHarness();
     await h.sellableTea();

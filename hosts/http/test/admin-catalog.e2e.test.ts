@@ -17,7 +17,7 @@ import {
 import { type PayPalFixture, startPayPalFixture } from '@cartwright/tooling/paypal-fixture';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminBrowser, browserMissing, launchAdminBrowser } from './admin-browser.ts';
+import { type AdminBrowser, browserSkipped, launchAdminBrowser } from './admin-browser.ts';
 import { createHarness, type Harness } from './harness.ts';
 import { accountVariables, registerAccount, saveProviderMethod } from './payment-accounts.ts';
 
@@ -182,7 +182,7 @@ async function check(page: Page, name: string, refused: string[]) {
   expect(refused).toEqual([]);
 }
 
-describe.skipIf(browserMissing)('the admin catalog and orders in chromium', () => {
+describe.skipIf(browserSkipped)('the admin catalog and orders in chromium', () => {
   beforeAll(async () => {
     images = await startImageProviderFixture({ apiKey: API_KEY, renderSize: { width: 32, height: 24 } });
     paypal = await startPayPalFixture();

@@ -1,6 +1,6 @@
 import { consumeOnce, flowMatchingProjection, runDueJobs } from '@cartwright/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminBrowser, browserMissing, launchAdminBrowser } from './admin-browser.ts';
+import { type AdminBrowser, browserSkipped, launchAdminBrowser } from './admin-browser.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 // The flow builder and the executions page walked in chromium (decision 0047, "Flows"), in English
@@ -70,7 +70,7 @@ const TEXT = {
   },
 } as const;
 
-describe.skipIf(browserMissing)('the flow builder and executions in chromium', () => {
+describe.skipIf(browserSkipped)('the flow builder and executions in chromium', () => {
   const flows: Partial<Record<'en' | 'de', string>> = {};
 
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminBrowser, browserMissing, launchAdminBrowser } from './admin-browser.ts';
+import { type AdminBrowser, browserSkipped, launchAdminBrowser } from './admin-browser.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 // The rule builder (admin/rules, decision 0047) walked in chromium in English and German: a rule
@@ -55,7 +55,7 @@ const TEXT = {
   },
 } as const;
 
-describe.skipIf(browserMissing)('the rule builder in chromium', () => {
+describe.skipIf(browserSkipped)('the rule builder in chromium', () => {
   beforeAll(async () => {
     h = await createHarness();
     ({ productId, channelKey } = await h.sellableTea());

@@ -1,7 +1,7 @@
 import { setAdminPassword } from '@cartwright/service';
 import { SELLABLE } from '@cartwright/service/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminBrowser, browserMissing, launchAdminBrowser } from './admin-browser.ts';
+import { type AdminBrowser, browserSkipped, launchAdminBrowser } from './admin-browser.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 // The admin UI walked in Debian's chromium (admin-browser.ts): each walk in English and German,
@@ -53,7 +53,7 @@ async function saveOverrides(overrides: Record<string, unknown>, language = 'de'
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
 }
 
-describe.skipIf(browserMissing)('the admin UI in chromium', () => {
+describe.skipIf(browserSkipped)('the admin UI in chromium', () => {
   beforeAll(async () => {
     h = await createHarness();
     await h.sellableTea();
