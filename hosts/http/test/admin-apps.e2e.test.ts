@@ -97,12 +97,7 @@ describe.skipIf(browserSkipped)('the admin intelligence and apps areas in chromi
     expect((await staff('PUT', '/api/basis/languages/de', { revision: 0, name: 'Deutsch' })).status).toBe(
       200,
     );
-    const member = ok(await staff('POST', '/api/members', { email: 'reader@a.test', role: 'reader' }), 201);
-    const token = ok(
-      await staff('POST', '/api/tokens', { name: 'reader', kind: 'personal', userId: member.userId }),
-      201,
-    );
-    readerToken = token.token as string;
+    readerToken = await h.readerToken('reader@a.test');
     // Another app whose action the panel must never reach.
     ok(
       await staff('PUT', '/api/apps/other-app', {

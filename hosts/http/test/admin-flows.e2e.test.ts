@@ -76,15 +76,7 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
   beforeAll(async () => {
     h = await createHarness();
     ({ productId, channelKey } = await h.sellableTea());
-    const member = await staff('POST', '/api/members', { email: 'flow-reader@a.test', role: 'reader' });
-    expect(member.status).toBe(201);
-    const token = await staff('POST', '/api/tokens', {
-      name: 'reader',
-      kind: 'personal',
-      userId: (member.body as { userId: string }).userId,
-    });
-    expect(token.status).toBe(201);
-    readerToken = (token.body as { token: string }).token;
+    readerToken = await h.readerToken('flow-reader@a.test');
     // A branching flow (inactive): a condition with both branches, a delay of 2 hours, a stop.
     const branching = await staff('PUT', `/api/automation/flows/${BRANCHING}`, {
       revision: 0,

@@ -59,15 +59,7 @@ describe.skipIf(browserSkipped)('the rule builder in chromium', () => {
   beforeAll(async () => {
     h = await createHarness();
     ({ productId, channelKey } = await h.sellableTea());
-    const member = await staff('POST', '/api/members', { email: 'rules-reader@a.test', role: 'reader' });
-    expect(member.status).toBe(201);
-    const token = await staff('POST', '/api/tokens', {
-      name: 'reader',
-      kind: 'personal',
-      userId: (member.body as { userId: string }).userId,
-    });
-    expect(token.status).toBe(201);
-    readerToken = (token.body as { token: string }).token;
+    readerToken = await h.readerToken('rules-reader@a.test');
     ui = await launchAdminBrowser(h.services);
   });
 

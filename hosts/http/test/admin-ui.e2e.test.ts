@@ -67,16 +67,7 @@ describe.skipIf(browserSkipped)('the admin UI in chromium', () => {
     }[];
     mainChannel = channels.find((channel) => channel.isMain)!.id;
     await saveOverrides({ shippingMethods: { [parcel]: { texts: { name: 'Paket' } } } });
-    // A reader of shop A with a personal token.
-    const member = await staff('POST', '/api/members', { email: 'reader@a.test', role: 'reader' });
-    expect(member.status).toBe(201);
-    const token = await staff('POST', '/api/tokens', {
-      name: 'reader',
-      kind: 'personal',
-      userId: (member.body as { userId: string }).userId,
-    });
-    expect(token.status).toBe(201);
-    readerToken = (token.body as { token: string }).token;
+    readerToken = await h.readerToken('reader@a.test');
     // Shop A's owner also reads shop B, and has an admin password.
     const inB = await h.call('POST', '/api/members', {
       token: h.shopB.token,

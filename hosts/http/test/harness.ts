@@ -52,6 +52,8 @@ export interface Harness {
     lines: readonly { readonly productId: string; readonly quantity: number }[],
     address?: Record<string, unknown>,
   ): Promise<string>;
+  /** A new reader of shop A (`email`) and their personal token. */
+  readerToken(email: string): Promise<string>;
   /** A digest of every table of the database (all shops): what a read must leave as it was. */
   digest(): Promise<string>;
   /** An MCP client acting with `token` (in-memory transport): calls a tool by name. */
@@ -107,6 +109,23 @@ export async function createHarness(
         type: response.headers.get('content-type') ?? '',
         body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
       };
+    },
+    async readerToken(email) {
+      const member = expectStatus(
+        await harness.call('POST', '/api/members', {
+          token: harness.shopA.token,
+          body: { email, role: 'reader' },
+        }),
+        201,
+      );
+      const token = expectStatus(
+        await harness.call('POST', '/api/tokens', {
+          token: harness.shopA.token,
+          body: { name: 'reader', kind: 'personal', userId: member.userId },
+        }),
+        201,
+      );
+      return token.token as string;
     },
     async sellableTea(product = { gross: 1000, net: 840, taxClassId: SELLABLE.standardTax }) {
       await makeSellable(services, harness.shopA.tenantId);

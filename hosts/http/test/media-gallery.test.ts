@@ -65,15 +65,7 @@ beforeAll(async () => {
   h = await createHarness();
   ({ productId, channelKey } = await h.sellableTea());
   expect((await staff('PUT', '/api/basis/languages/de', { revision: 0, name: 'Deutsch' })).status).toBe(200);
-  const member = await staff('POST', '/api/members', { email: 'reader@a.test', role: 'reader' });
-  expect(member.status).toBe(201);
-  const token = await staff('POST', '/api/tokens', {
-    name: 'reader',
-    kind: 'personal',
-    userId: (member.body as { userId: string }).userId,
-  });
-  expect(token.status).toBe(201);
-  readerToken = (token.body as { token: string }).token;
+  readerToken = await h.readerToken('reader@a.test');
 }, 60_000);
 
 afterAll(async () => h?.close());
