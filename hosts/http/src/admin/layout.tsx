@@ -178,6 +178,48 @@ export function Layout({ page, title, children }: { page: PageContext; title: st
   );
 }
 
+/**
+ * The content language chosen once above a form (a GET to `action` with `?language=`): names and
+ * descriptions below follow it.
+ */
+export function ContentLanguageBar(props: {
+  page: PageContext;
+  action: string;
+  languages: readonly string[];
+  language: string;
+  label: string;
+  apply: string;
+  hint?: string | undefined;
+}) {
+  const { t } = props.page;
+  return (
+    <form method="get" action={props.action} class="language-bar">
+      <div>
+        <label for="content-language">{props.label}</label>
+        <select
+          id="content-language"
+          name="language"
+          aria-describedby={props.hint ? 'content-language-hint' : undefined}
+        >
+          {props.languages.map((code) => (
+            <option value={code} selected={code === props.language}>
+              {t.languageName(code)}
+            </option>
+          ))}
+        </select>
+        {props.hint ? (
+          <p class="hint" id="content-language-hint">
+            {props.hint}
+          </p>
+        ) : null}
+      </div>
+      <button type="submit" class="secondary">
+        {props.apply}
+      </button>
+    </form>
+  );
+}
+
 /** A message to the reader: `status` (polite) for success, `alert` for errors and conflicts. */
 export function Message({ kind, children }: { kind: 'ok' | 'error' | 'warning'; children: Child }) {
   return (

@@ -12,7 +12,7 @@ import {
   type RateField,
 } from './channel-form.ts';
 import type { MessageKey } from './i18n.ts';
-import { CsrfField, Layout, Message, type PageContext } from './layout.tsx';
+import { ContentLanguageBar, CsrfField, Layout, Message, type PageContext } from './layout.tsx';
 
 export function SignInPage({ page, error }: { page: PageContext; error?: string | undefined }) {
   const { t, session } = page;
@@ -634,24 +634,15 @@ export function ChannelPage(props: ChannelPageProps) {
   return (
     <Layout page={page} title={t.t('channel.title', { name: props.name })}>
       <h1>{t.t('channel.title', { name: props.name })}</h1>
-      <form method="get" action={`/admin/settings/channels/${props.channelId}`} class="language-bar">
-        <div>
-          <label for="content-language">{t.t('channel.contentLanguage')}</label>
-          <select id="content-language" name="language" aria-describedby="content-language-hint">
-            {props.languages.map((code) => (
-              <option value={code} selected={code === language}>
-                {t.languageName(code)}
-              </option>
-            ))}
-          </select>
-          <p class="hint" id="content-language-hint">
-            {t.t('channel.contentLanguageHint')}
-          </p>
-        </div>
-        <button type="submit" class="secondary">
-          {t.t('channel.showLanguage')}
-        </button>
-      </form>
+      <ContentLanguageBar
+        page={page}
+        action={`/admin/settings/channels/${props.channelId}`}
+        languages={props.languages}
+        language={language}
+        label={t.t('channel.contentLanguage')}
+        apply={t.t('channel.showLanguage')}
+        hint={t.t('channel.contentLanguageHint')}
+      />
       {props.notice ? (
         <Message kind={props.notice.kind}>
           <p>{props.notice.text}</p>

@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Child } from 'hono/jsx';
-import { CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
+import { ContentLanguageBar, CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
 
 // The catalog area's pages (decision 0047): the product list, a product with its gallery and
 // image drafts, and a draft's review. Everything shown was read through the operations.
@@ -335,19 +335,14 @@ export function ProductPage(props: {
       </p>
       <h1>{t.t('catalog.product.title', { sku: product.sku })}</h1>
       {notice ? <Message kind={notice.kind}>{notice.text}</Message> : null}
-      <form method="get" action={base} class="language-bar">
-        <label for="content-language">{t.t('catalog.product.language')}</label>
-        <select id="content-language" name="language">
-          {languages.map((code) => (
-            <option value={code} selected={code === language}>
-              {t.languageName(code)}
-            </option>
-          ))}
-        </select>
-        <button type="submit" class="secondary">
-          {t.t('catalog.product.languageApply')}
-        </button>
-      </form>
+      <ContentLanguageBar
+        page={page}
+        action={base}
+        languages={languages}
+        language={language}
+        label={t.t('catalog.product.language')}
+        apply={t.t('catalog.product.languageApply')}
+      />
       <section aria-labelledby="product-data">
         <h2 id="product-data">{t.t('catalog.product.data')}</h2>
         <dl class="facts">
