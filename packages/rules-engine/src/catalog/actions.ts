@@ -1,15 +1,54 @@
 import type { ActionConfigKey, ActionDefinition } from './model.ts';
 
+// Each config key says how an editor asks for it (`input`) and what it is called in the four
+// interface languages (the admin's flow builder renders one typed input per key from this).
+
 const TAGS: readonly ActionConfigKey[] = [
-  { name: 'tags', alias: 'tagIds', type: 'array<uuid>', required: true },
+  {
+    name: 'tags',
+    alias: 'tagIds',
+    type: 'array<string>',
+    required: true,
+    input: 'list',
+    labels: { en: 'Tags', de: 'Tags', es: 'Etiquetas', fr: 'Étiquettes' },
+  },
 ];
 const CODES: readonly ActionConfigKey[] = [
-  { name: 'affiliateCode', type: 'object {value: string, upsert: bool}', required: false },
-  { name: 'campaignCode', type: 'object {value: string, upsert: bool}', required: false },
+  {
+    name: 'affiliateCode',
+    type: 'string | null',
+    required: false,
+    input: 'string',
+    labels: {
+      en: 'Affiliate code',
+      de: 'Partnercode',
+      es: 'Código de afiliado',
+      fr: 'Code d’affiliation',
+    },
+  },
+  {
+    name: 'campaignCode',
+    type: 'string | null',
+    required: false,
+    input: 'string',
+    labels: { en: 'Campaign code', de: 'Kampagnencode', es: 'Código de campaña', fr: 'Code de campagne' },
+  },
 ];
 const CUSTOM_FIELD: readonly ActionConfigKey[] = [
-  { name: 'field', type: 'string', required: true },
-  { name: 'value', type: 'json', required: true },
+  {
+    name: 'field',
+    type: 'string',
+    required: true,
+    input: 'string',
+    labels: { en: 'Field', de: 'Feld', es: 'Campo', fr: 'Champ' },
+  },
+  {
+    name: 'value',
+    type: 'json',
+    required: true,
+    input: 'json',
+    labels: { en: 'Value', de: 'Wert', es: 'Valor', fr: 'Valeur' },
+  },
 ];
 const SOURCE_CODES = ['affiliateCode', 'campaignCode'];
 const SOURCE_CUSTOM_FIELD = ['entity', 'customFieldId', 'customFieldValue', 'option', 'customFieldSetId'];
@@ -103,7 +142,14 @@ export const ACTIONS: readonly ActionDefinition[] = [
         alias: 'customerGroupId',
         type: 'string',
         required: true,
+        input: 'choice',
         choices: ['consumer', 'business'],
+        labels: {
+          en: 'Customer group',
+          de: 'Kundengruppe',
+          es: 'Grupo de clientes',
+          fr: 'Groupe de clients',
+        },
       },
     ],
     sourceConfigKeys: ['customerGroupId'],
@@ -118,7 +164,15 @@ export const ACTIONS: readonly ActionDefinition[] = [
   {
     name: 'action.change.customer.status',
     origin: 'reference',
-    configKeys: [{ name: 'active', type: 'bool', required: true }],
+    configKeys: [
+      {
+        name: 'active',
+        type: 'bool',
+        required: true,
+        input: 'boolean',
+        labels: { en: 'Active', de: 'Aktiv', es: 'Activo', fr: 'Actif' },
+      },
+    ],
     sourceConfigKeys: ['active'],
     area: 'customers',
     labels: {
@@ -171,8 +225,21 @@ export const ACTIONS: readonly ActionDefinition[] = [
     name: 'action.set.order.state',
     origin: 'reference',
     configKeys: [
-      { name: 'kind', type: 'string', required: true, choices: ['order', 'payment', 'delivery'] },
-      { name: 'state', type: 'string', required: true },
+      {
+        name: 'kind',
+        type: 'string',
+        required: true,
+        input: 'choice',
+        choices: ['order', 'payment', 'delivery'],
+        labels: { en: 'Which state', de: 'Welcher Status', es: 'Qué estado', fr: 'Quel état' },
+      },
+      {
+        name: 'state',
+        type: 'string',
+        required: true,
+        input: 'string',
+        labels: { en: 'New state', de: 'Neuer Status', es: 'Nuevo estado', fr: 'Nouvel état' },
+      },
     ],
     sourceConfigKeys: ['order', 'order_delivery', 'order_transaction', 'force_transition'],
     area: 'orders',
@@ -186,7 +253,16 @@ export const ACTIONS: readonly ActionDefinition[] = [
   {
     name: 'action.generate.document',
     origin: 'reference',
-    configKeys: [{ name: 'kind', type: 'string', required: true, choices: ['invoice', 'delivery_note'] }],
+    configKeys: [
+      {
+        name: 'kind',
+        type: 'string',
+        required: true,
+        input: 'choice',
+        choices: ['invoice', 'delivery_note'],
+        labels: { en: 'Document', de: 'Dokument', es: 'Documento', fr: 'Document' },
+      },
+    ],
     sourceConfigKeys: [
       'documentTypes',
       'documentType',
@@ -207,7 +283,15 @@ export const ACTIONS: readonly ActionDefinition[] = [
   {
     name: 'action.grant.download.access',
     origin: 'reference',
-    configKeys: [{ name: 'value', type: 'bool', required: true }],
+    configKeys: [
+      {
+        name: 'value',
+        type: 'bool',
+        required: true,
+        input: 'boolean',
+        labels: { en: 'Access granted', de: 'Zugriff gewährt', es: 'Acceso concedido', fr: 'Accès accordé' },
+      },
+    ],
     sourceConfigKeys: ['value'],
     area: 'orders',
     labels: {
@@ -220,7 +304,21 @@ export const ACTIONS: readonly ActionDefinition[] = [
   {
     name: 'action.mail.send',
     origin: 'reference',
-    configKeys: [{ name: 'templateId', type: 'string', required: true, choices: ['order_confirmation'] }],
+    configKeys: [
+      {
+        name: 'templateId',
+        type: 'string',
+        required: true,
+        input: 'choice',
+        choices: ['order_confirmation'],
+        labels: {
+          en: 'Mail template',
+          de: 'E-Mail-Vorlage',
+          es: 'Plantilla de correo',
+          fr: 'Modèle d’e-mail',
+        },
+      },
+    ],
     sourceConfigKeys: ['mailTemplateId', 'recipient', 'documentTypeIds', 'replyTo'],
     // Sending goes through the Email Delivery app, so the actor needs the apps area.
     area: 'apps',
@@ -247,7 +345,15 @@ export const ACTIONS: readonly ActionDefinition[] = [
   {
     name: 'note',
     origin: 'native',
-    configKeys: [{ name: 'text', type: 'string', required: true }],
+    configKeys: [
+      {
+        name: 'text',
+        type: 'string | {language: string}',
+        required: true,
+        input: 'text',
+        labels: { en: 'Note', de: 'Notiz', es: 'Nota', fr: 'Note' },
+      },
+    ],
     sourceConfigKeys: [],
     area: 'orders',
     labels: {
@@ -261,11 +367,45 @@ export const ACTIONS: readonly ActionDefinition[] = [
     name: 'ai_proposal',
     origin: 'native',
     configKeys: [
-      { name: 'summary', type: 'string', required: true },
-      { name: 'reason', type: 'string', required: false },
-      { name: 'operations', type: 'array<operation>', required: false },
+      {
+        name: 'summary',
+        type: 'string',
+        required: true,
+        input: 'string',
+        labels: { en: 'Summary', de: 'Zusammenfassung', es: 'Resumen', fr: 'Résumé' },
+      },
+      {
+        name: 'reason',
+        type: 'string',
+        required: false,
+        input: 'text',
+        labels: { en: 'Reason', de: 'Begründung', es: 'Motivo', fr: 'Motif' },
+      },
+      {
+        name: 'operations',
+        type: 'array<operation>',
+        required: false,
+        input: 'json',
+        labels: {
+          en: 'Proposed operations',
+          de: 'Vorgeschlagene Operationen',
+          es: 'Operaciones propuestas',
+          fr: 'Opérations proposées',
+        },
+      },
       /** The older form: a note for the merchant, read as a plan with this summary and no operations. */
-      { name: 'instruction', type: 'string', required: false },
+      {
+        name: 'instruction',
+        type: 'string',
+        required: false,
+        input: 'text',
+        labels: {
+          en: 'Instruction (older form)',
+          de: 'Anweisung (ältere Form)',
+          es: 'Instrucción (forma antigua)',
+          fr: 'Instruction (ancienne forme)',
+        },
+      },
     ],
     sourceConfigKeys: [],
     area: 'knowledge',
@@ -280,9 +420,34 @@ export const ACTIONS: readonly ActionDefinition[] = [
     name: 'app_action',
     origin: 'native',
     configKeys: [
-      { name: 'appId', type: 'string', required: true },
-      { name: 'action', type: 'string', required: true },
-      { name: 'input', type: 'object', required: false },
+      {
+        name: 'appId',
+        type: 'string',
+        required: true,
+        input: 'reference',
+        references: 'app',
+        labels: { en: 'App', de: 'App', es: 'App', fr: 'Application' },
+      },
+      {
+        name: 'action',
+        type: 'string',
+        required: true,
+        input: 'reference',
+        references: 'appAction',
+        labels: { en: 'App action', de: 'App-Aktion', es: 'Acción de la app', fr: 'Action de l’application' },
+      },
+      {
+        name: 'input',
+        type: 'object',
+        required: false,
+        input: 'json',
+        labels: {
+          en: 'Input (JSON object; {"$fact": name} binds a fact of the order)',
+          de: 'Eingabe (JSON-Objekt; {"$fact": Name} bindet einen Fakt der Bestellung)',
+          es: 'Entrada (objeto JSON; {"$fact": nombre} enlaza un dato del pedido)',
+          fr: 'Entrée (objet JSON ; {"$fact": nom} lie un fait de la commande)',
+        },
+      },
     ],
     sourceConfigKeys: [],
     area: 'apps',

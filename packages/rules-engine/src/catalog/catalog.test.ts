@@ -130,6 +130,27 @@ describe('actions', () => {
     }
   });
 
+  it('types every config key for an editor, labelled in the four languages', () => {
+    for (const action of ACTIONS) {
+      for (const key of action.configKeys) {
+        for (const language of LANGUAGES) expect(key.labels[language].length, key.name).toBeGreaterThan(0);
+        expect(key.input === 'choice', `${action.name}.${key.name}`).toBe((key.choices?.length ?? 0) > 0);
+        expect(key.input === 'reference', `${action.name}.${key.name}`).toBe(key.references !== undefined);
+      }
+    }
+    const document = catalogDocument('de');
+    const note = document.actions.find((action) => action.name === 'note')!;
+    expect(note.configKeys).toEqual([
+      expect.objectContaining({ name: 'text', input: 'text', label: 'Notiz' }),
+    ]);
+    const app = document.actions.find((action) => action.name === 'app_action')!;
+    expect(app.configKeys.map((key) => [key.name, key.input, key.references ?? null])).toEqual([
+      ['appId', 'reference', 'app'],
+      ['action', 'reference', 'appAction'],
+      ['input', 'json', null],
+    ]);
+  });
+
   it('names the config keys and areas of the spec flow table', () => {
     const keys = (name: string) =>
       ACTIONS.find((a) => a.name === name)?.configKeys.map((k) => [k.name, k.alias ?? null]);

@@ -25,7 +25,8 @@ export interface CatalogActionEntry {
   readonly label: string;
   readonly labels: Labels;
   readonly origin: 'reference' | 'native';
-  readonly configKeys: readonly ActionConfigKey[];
+  /** Each config key with its `label` in the document's language. */
+  readonly configKeys: readonly (ActionConfigKey & { readonly label: string })[];
   readonly area: ActionArea | null;
 }
 
@@ -61,7 +62,7 @@ export function catalogDocument(language: Language = 'en'): CatalogDocument {
     actions: ACTIONS.map((action) => ({
       ...named(action, language),
       origin: action.origin,
-      configKeys: action.configKeys,
+      configKeys: action.configKeys.map((key) => ({ ...key, label: key.labels[language] })),
       area: action.area,
     })),
   };

@@ -16,6 +16,8 @@ export {
   type ConditionGroup,
   type ConditionParam,
   type ConditionScope,
+  type ConfigInput,
+  type ConfigReference,
   LANGUAGES,
   type Labels,
   type Language,

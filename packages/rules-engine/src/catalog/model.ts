@@ -64,10 +64,32 @@ export interface ConditionDefinition {
 
 export type ActionArea = 'customers' | 'orders' | 'documents' | 'apps' | 'catalog' | 'knowledge';
 
+/**
+ * How an editor asks for a config key: one line of text, several lines, a whole number, yes/no, one
+ * of `choices`, a reference to something of the shop (`references` names what), a list of texts
+ * (one per line), or JSON for a genuinely free-form value.
+ */
+export type ConfigInput =
+  | 'string'
+  | 'text'
+  | 'integer'
+  | 'boolean'
+  | 'choice'
+  | 'reference'
+  | 'list'
+  | 'json';
+
+/** What a `reference` config key names: an installed app, or an action of the app the config names. */
+export type ConfigReference = 'app' | 'appAction';
+
 export interface ActionConfigKey {
   readonly name: string;
+  /** The value's shape in words, as the API documents it. */
   readonly type: string;
   readonly required: boolean;
+  readonly input: ConfigInput;
+  readonly references?: ConfigReference;
+  readonly labels: Labels;
   /** Another accepted name for the same key, e.g. the reference's `tagIds` for `tags`. */
   readonly alias?: string;
   readonly choices?: readonly string[];
