@@ -2,6 +2,7 @@ import { appsMessages } from './apps/messages.ts';
 import { catalogMessages } from './catalog/messages.ts';
 import { flowsMessages } from './flows/messages.ts';
 import { intelligenceMessages } from './intelligence/messages.ts';
+import { methodsMessages } from './methods/messages.ts';
 import { ordersMessages } from './orders/messages.ts';
 import { rulesMessages } from './rules/messages.ts';
 
@@ -15,4 +16,5 @@ export const AREA_MESSAGES = [
   intelligenceMessages,
   appsMessages,
   flowsMessages,
+  methodsMessages,
 ] as const;

@@ -3,6 +3,7 @@ import { catalogArea } from './catalog/routes.tsx';
 import { flowsArea } from './flows/routes.tsx';
 import { intelligenceArea } from './intelligence/routes.tsx';
 import type { AdminArea } from './kit.ts';
+import { methodsArea } from './methods/routes.tsx';
 import { ordersArea } from './orders/routes.tsx';
 import { rulesArea } from './rules/routes.tsx';
 
@@ -15,4 +16,5 @@ export const ADMIN_AREAS: readonly AdminArea[] = [
   intelligenceArea,
   appsArea,
   flowsArea,
+  methodsArea,
 ];

@@ -128,6 +128,10 @@ export function SettingsPage({ page, channels }: { page: PageContext; channels: 
           </li>
         ))}
       </ul>
+      <h2>
+        <a href="/admin/settings/methods">{t.t('methods.settingsLink')}</a>
+      </h2>
+      <p class="hint">{t.t('methods.settingsHint')}</p>
     </Layout>
   );
 }
