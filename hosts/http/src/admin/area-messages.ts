@@ -5,6 +5,7 @@ import { intelligenceMessages } from './intelligence/messages.ts';
 import { methodsMessages } from './methods/messages.ts';
 import { ordersMessages } from './orders/messages.ts';
 import { rulesMessages } from './rules/messages.ts';
+import { taxMessages } from './tax/messages.ts';
 
 // The message catalogs of the admin's areas, one entry per area: each area keeps its messages
 // beside its pages (`<area>/messages.ts`, `satisfies Catalogs<typeof en>` so a missing
@@ -17,4 +18,5 @@ export const AREA_MESSAGES = [
   appsMessages,
   flowsMessages,
   methodsMessages,
+  taxMessages,
 ] as const;

@@ -6,6 +6,7 @@ import type { AdminArea } from './kit.ts';
 import { methodsArea } from './methods/routes.tsx';
 import { ordersArea } from './orders/routes.tsx';
 import { rulesArea } from './rules/routes.tsx';
+import { taxArea } from './tax/routes.tsx';
 
 // The admin's areas beyond the core pages (sign-in, overview, settings), one line each; each
 // area keeps its routes, pages and messages in its own folder (`admin/<area>/`).
@@ -17,4 +18,5 @@ export const ADMIN_AREAS: readonly AdminArea[] = [
   appsArea,
   flowsArea,
   methodsArea,
+  taxArea,
 ];

@@ -142,7 +142,7 @@ const AREA_TITLE: Record<FormEntry['area'], MessageKey> = {
   taxLabels: 'channel.taxLabels',
 };
 
-function ProvenanceBadge({
+export function ProvenanceBadge({
   page,
   text,
 }: {
@@ -163,7 +163,7 @@ function ProvenanceBadge({
  * form (`form="reset-form"`), so Enter in a field of the settings form still saves (the implicit
  * submission takes the form's first own submit button). Works without script.
  */
-function ResetButton({ page, field, label }: { page: PageContext; field: string; label: string }) {
+export function ResetButton({ page, field, label }: { page: PageContext; field: string; label: string }) {
   return (
     <button
       type="submit"
@@ -638,6 +638,9 @@ export function ChannelPage(props: ChannelPageProps) {
   return (
     <Layout page={page} title={t.t('channel.title', { name: props.name })}>
       <h1>{t.t('channel.title', { name: props.name })}</h1>
+      <p>
+        <a href={`/admin/settings/channels/${props.channelId}/tax`}>{t.t('tax.link')}</a>
+      </p>
       <ContentLanguageBar
         page={page}
         action={`/admin/settings/channels/${props.channelId}`}

@@ -1,0 +1,462 @@
+import { SELLABLE } from '@cartwright/service/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChannelRead } from '../src/admin/channel-form.ts';
+import { ruleRowsOf, taxChanges, taxOverridesAfter } from '../src/admin/tax/tax-form.ts';
+import { createHarness, type Harness } from './harness.ts';
+
+// The channel tax page without a browser (decision 0047, "Tax settings"; the walk is
+// admin-tax.e2e.test.ts): how its form maps to `merchant.commerce.save`, adding, editing, removing
+// and resetting destination rules and country rates, the operation's refusals at their fields, a
+// stale save, and a reader's replayed post.
+
+let h: Harness;
+let mainChannel: string;
+let savedRule: string;
+const { standardTax, reducedTax } = SELLABLE;
+const BIG_CARTS = '0190f0c8-0000-7000-8000-00000000ab01';
+
+const staff = (method: string, path: string, body?: unknown) =>
+  h.call(method, path, { token: h.shopA.token, body });
+
+function expectOk(response: { status: number; body: Record<string, unknown> }) {
+  expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
+  return response.body;
+}
+
+interface Read {
+  revision: number;
+  overrides: {
+    taxRules?: Record<string, Record<string, unknown> | null>;
+    taxRates?: Record<string, { rates: Record<string, number | null> }>;
+  };
+  effective: { taxRules: Record<string, Record<string, unknown>> };
+  provenance: Record<string, string>;
+}
+
+const apiRead = async () =>
+  expectOk(await staff('GET', `/api/merchant/commerce/channels/${mainChannel}`)) as unknown as Read;
+
+/** A signed-in admin session (token sign-in) speaking `locale`: GETs and form posts with its cookies. */
+async function session(token: string, locale: 'en' | 'de' = 'en') {
+  const signInPage = await h.app.request('/admin/sign-in');
+  const preCookie = signInPage.headers.getSetCookie()[0]!.split(';')[0]!;
+  const signInCsrf = /name="csrf" value="([^"]+)"/.exec(await signInPage.text())![1]!;
+  const signed = await h.app.request('/admin/sign-in', {
+    method: 'POST',
+    headers: {
+      cookie: preCookie,
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'http://localhost',
+    },
+    body: new URLSearchParams({ csrf: signInCsrf, token }).toString(),
+  });
+  const cookie = `${signed.headers.getSetCookie()[0]!.split(';')[0]!}; cw_admin_locale=${locale}`;
+  return {
+    async get(path: string) {
+      const response = await h.app.request(path, { headers: { cookie } });
+      return { status: response.status, html: await response.text() };
+    },
+    async post(path: string, fields: Record<string, string>) {
+      const response = await h.app.request(path, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost' },
+        body: new URLSearchParams(fields).toString(),
+      });
+      return {
+        status: response.status,
+        location: response.headers.get('location'),
+        html: await response.text(),
+      };
+    },
+  };
+}
+
+const taxPath = () => `/admin/settings/channels/${mainChannel}/tax`;
+
+/** What a browser posts from the page's tax form (inputs, and each select's selected or first option). */
+function formFields(html: string): Record<string, string> {
+  const start = html.indexOf(`<form method="post" action="${taxPath()}">`);
+  expect(start).toBeGreaterThanOrEqual(0);
+  const form = html.slice(start, html.indexOf('</form>', start));
+  const fields: Record<string, string> = {};
+  const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+  for (const [tag] of form.matchAll(/<input\s[^>]*>/g)) {
+    const name = attribute(tag, 'name');
+    if (name)
+      fields[name] = (attribute(tag, 'value') ?? '').replaceAll('&quot;', '"').replaceAll('&amp;', '&');
+  }
+  for (const [, tag, options] of form.matchAll(/<select(\s[^>]*)>([\s\S]*?)<\/select>/g)) {
+    const values = [...options!.matchAll(/<option\s[^>]*>/g)].map(([option]) => ({
+      value: attribute(option, 'value') ?? '',
+      selected: /\sselected=""/.test(option),
+    }));
+    fields[attribute(tag!, 'name')!] = (values.find((option) => option.selected) ?? values[0])?.value ?? '';
+  }
+  return fields;
+}
+
+/** The error message pinned to a field (`aria-invalid` and its `-error` paragraph), or null. */
+function errorAt(html: string, name: string): string | null {
+  const id = `f-${name.replace(/[^A-Za-z0-9-]/g, '-')}`;
+  if (!new RegExp(`id="${id}"[^>]*aria-invalid="true"`).test(html)) return null;
+  return new RegExp(`id="${id}-error">([^<]*)<`).exec(html)?.[1] ?? '';
+}
+
+beforeAll(async () => {
+  h = await createHarness();
+  await h.sellableTea();
+  const channels = (await staff('GET', '/api/automation')).body.channels as { id: string; isMain: boolean }[];
+  mainChannel = channels.find((channel) => channel.isMain)!.id;
+  expectOk(await staff('PUT', '/api/basis/languages/de', { revision: 0, name: 'Deutsch' }));
+  expectOk(
+    await staff('PUT', '/api/basis/countries/DE', {
+      revision: 1,
+      translations: { en: { name: 'Germany' }, de: { name: 'Deutschland' } },
+      subdivisions: [{ code: 'DE-BY', translations: { en: { name: 'Bavaria' }, de: { name: 'Bayern' } } }],
+    }),
+  );
+  expectOk(
+    await staff('PUT', '/api/basis/countries/AT', {
+      revision: 0,
+      translations: { en: { name: 'Austria' }, de: { name: 'Österreich' } },
+    }),
+  );
+  // The standard class has a basis rate of its own for Germany (the channel inherits it).
+  expectOk(
+    await staff('PUT', `/api/basis/tax-classes/${standardTax}`, {
+      revision: 1,
+      translations: { en: { name: 'Standard' }, de: { name: 'Normal' } },
+      rates: [
+        { country: null, rate: 1900 },
+        { country: 'DE', rate: 1900 },
+      ],
+    }),
+  );
+  expectOk(
+    await staff('PUT', `/api/automation/rules/${BIG_CARTS}`, {
+      revision: 0,
+      active: true,
+      data: { name: { en: 'Big carts', de: 'Große Warenkörbe' }, condition: { type: 'alwaysValid' } },
+    }),
+  );
+  savedRule = BIG_CARTS;
+});
+afterAll(async () => h?.close());
+
+describe('the channel tax page', () => {
+  it('is linked from the channel page and shows the inherited country rate and no rules', async () => {
+    const owner = await session(h.shopA.token);
+    const channel = await owner.get(`/admin/settings/channels/${mainChannel}`);
+    expect(channel.html).toContain(`href="${taxPath()}"`);
+    const page = await owner.get(taxPath());
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Tax destination rules');
+    expect(page.html).toContain('No destination rules');
+    expect(page.html).toMatch(/Standard in Germany[\s\S]*?badge inherited/);
+    // The country select names the basis countries in the UI language; states are that country's.
+    expect(page.html).toContain('<option value="DE-BY" lang="en">Bavaria</option>');
+    expect(page.html).toContain('>Big carts</option>');
+  });
+
+  it('adds a rule (German entries), edits one leaf, writes nothing for an untouched save, removes it', async () => {
+    const owner = await session(h.shopA.token, 'de');
+    const page = await owner.get(taxPath());
+    expect(page.html).toContain('Steuer-Zielregeln');
+    const fields = formFields(page.html);
+    const newId = fields.newRuleId!;
+    const added = await owner.post(taxPath(), {
+      ...fields,
+      'rule:new:country': 'DE',
+      'rule:new:state': 'DE-BY',
+      'rule:new:postcodeKind': 'prefix',
+      'rule:new:postcode': '80',
+      'rule:new:validFrom': '2026-01-01',
+      'rule:new:priority': '5',
+      'rule:new:ruleId': savedRule,
+      'rule:new:taxClassId': reducedTax,
+      'rule:new:rate': '7,5',
+    });
+    expect(added.status, added.html).toBe(303);
+    const read = await apiRead();
+    expect(read.overrides.taxRules).toEqual({
+      [newId]: {
+        country: 'DE',
+        state: 'DE-BY',
+        postcode: { kind: 'prefix', value: '80' },
+        validFrom: '2026-01-01T00:00:00.000Z',
+        validUntil: null,
+        priority: 5,
+        ruleId: savedRule,
+        taxClassId: reducedTax,
+        rate: 750,
+      },
+    });
+    expect(read.provenance[`/taxRules/${newId}`]).toBe('overridden');
+    // Nothing else of the overrides was written.
+    expect(Object.keys(read.overrides)).toEqual(['taxRules']);
+
+    const shown = await owner.get(added.location!);
+    expect(shown.html).toContain('Gespeichert');
+    expect(shown.html).toContain('Regel für Bayern, Deutschland');
+    expect(shown.html).toContain('in diesem Kanal hinzugefügt');
+    expect(shown.html).toContain(`value="7,5"`);
+
+    // An untouched save changes no override.
+    const untouched = await owner.post(taxPath(), formFields(shown.html));
+    expect(untouched.status).toBe(303);
+    expect((await apiRead()).overrides).toEqual(read.overrides);
+
+    // One leaf edited: only it changes.
+    const again = formFields((await owner.get(taxPath())).html);
+    const edited = await owner.post(taxPath(), { ...again, [`rule:${newId}:priority`]: '9' });
+    expect(edited.status).toBe(303);
+    expect((await apiRead()).overrides.taxRules?.[newId]).toEqual({
+      ...read.overrides.taxRules![newId],
+      priority: 9,
+    });
+
+    // Removing a rule the channel added deletes it (nothing to inherit).
+    const current = formFields((await owner.get(taxPath())).html);
+    const removed = await owner.post(taxPath(), {
+      csrf: current.csrf!,
+      revision: current.revision!,
+      baseRevision: current.baseRevision!,
+      remove: `rule:${newId}`,
+    });
+    expect(removed.status).toBe(303);
+    expect((await apiRead()).overrides.taxRules).toBeUndefined();
+  });
+
+  it('shows the refusals at their fields with 422, keeps the entries and saves nothing', async () => {
+    const owner = await session(h.shopA.token);
+    const before = await apiRead();
+    const fields = formFields((await owner.get(taxPath())).html);
+    // A state of another country: the operation refuses it at /overrides/taxRules/<id>/state.
+    const wrongState = await owner.post(taxPath(), {
+      ...fields,
+      'rule:new:country': 'AT',
+      'rule:new:state': 'DE-BY',
+      'rule:new:postcode': '',
+      'rule:new:rate': '10',
+    });
+    expect(wrongState.status).toBe(422);
+    expect(errorAt(wrongState.html, 'rule:new:state')).toContain('DE-BY is not a subdivision of AT');
+    expect(wrongState.html).toContain('<option value="AT" lang="en" selected="">Austria</option>');
+    // A reversed postcode range, at the postcode.
+    const reversed = await owner.post(taxPath(), {
+      ...fields,
+      'rule:new:country': 'DE',
+      'rule:new:postcodeKind': 'range',
+      'rule:new:postcodeFrom': '99999',
+      'rule:new:postcodeTo': '10000',
+      'rule:new:rate': '10',
+    });
+    expect(reversed.status).toBe(422);
+    expect(errorAt(reversed.html, 'rule:new:postcodeKind')).not.toBeNull();
+    expect(reversed.html).toContain('value="99999"');
+    // A rate above 100 %: the operation's bound.
+    const tooHigh = await owner.post(taxPath(), {
+      ...fields,
+      'rule:new:country': 'DE',
+      'rule:new:rate': '150',
+    });
+    expect(tooHigh.status).toBe(422);
+    expect(errorAt(tooHigh.html, 'rule:new:rate')).not.toBeNull();
+    // Entries that are no number or date are refused before anything is sent.
+    const unparsed = await owner.post(taxPath(), {
+      ...fields,
+      'rule:new:country': 'DE',
+      'rule:new:rate': 'ten',
+      'rule:new:priority': '1.5',
+      'addRate:country': 'AT',
+      'addRate:rate': '',
+    });
+    expect(unparsed.status).toBe(422);
+    expect(errorAt(unparsed.html, 'rule:new:rate')).toBe('This entry is not valid.');
+    expect(errorAt(unparsed.html, 'rule:new:priority')).toBe('This entry is not valid.');
+    expect(errorAt(unparsed.html, 'addRate:rate')).toBe('This entry is not valid.');
+    expect(unparsed.html).toContain('value="ten"');
+    const after = await apiRead();
+    expect(after.revision).toBe(before.revision);
+    expect(after.overrides).toEqual(before.overrides);
+  });
+
+  it('removes an inherited country rate (null: the default applies), resets it, adds and removes a rate', async () => {
+    const owner = await session(h.shopA.token);
+    const key = `taxRates.${standardTax}.DE`;
+    const post = async (extra: Record<string, string>) => {
+      const fields = formFields((await owner.get(taxPath())).html);
+      return owner.post(taxPath(), {
+        csrf: fields.csrf!,
+        revision: fields.revision!,
+        baseRevision: fields.baseRevision!,
+        ...extra,
+      });
+    };
+    expect((await post({ remove: key })).status).toBe(303);
+    let read = await apiRead();
+    expect(read.overrides.taxRates).toEqual({ [standardTax]: { rates: { DE: null } } });
+    const removedPage = await owner.get(taxPath());
+    expect(removedPage.html).toMatch(/Standard in Germany: removed: the default rate applies/);
+    expect((await post({ reset: key })).status).toBe(303);
+    read = await apiRead();
+    expect(read.overrides.taxRates).toBeUndefined();
+    expect(read.provenance[`/taxRates/${standardTax}/rates/DE`]).toBe('inherited');
+
+    const fields = formFields((await owner.get(taxPath())).html);
+    const added = await owner.post(taxPath(), {
+      ...fields,
+      'addRate:class': reducedTax,
+      'addRate:country': 'AT',
+      'addRate:rate': '10',
+    });
+    expect(added.status).toBe(303);
+    read = await apiRead();
+    expect(read.overrides.taxRates).toEqual({ [reducedTax]: { rates: { AT: 1000 } } });
+    const twice = await owner.post(taxPath(), {
+      ...formFields((await owner.get(taxPath())).html),
+      'addRate:class': reducedTax,
+      'addRate:country': 'AT',
+      'addRate:rate': '12',
+    });
+    expect(twice.status).toBe(422);
+    expect(errorAt(twice.html, 'addRate:country')).toContain('already has a rate for Austria');
+    // Editing the added rate through its field, then removing it: deleted, not null (the basis has none).
+    const edited = await owner.post(taxPath(), {
+      ...formFields((await owner.get(taxPath())).html),
+      [`rate:taxRates.${reducedTax}.AT`]: '13',
+    });
+    expect(edited.status).toBe(303);
+    expect((await apiRead()).overrides.taxRates).toEqual({ [reducedTax]: { rates: { AT: 1300 } } });
+    expect((await post({ remove: `taxRates.${reducedTax}.AT` })).status).toBe(303);
+    expect((await apiRead()).overrides.taxRates).toBeUndefined();
+  });
+
+  it('answers a stale save with 409, what changed, and the entries kept', async () => {
+    const owner = await session(h.shopA.token);
+    const fields = formFields((await owner.get(taxPath())).html);
+    // Someone else changes the German standard rate in the channel meanwhile.
+    const current = await apiRead();
+    const { languages: _, ...channel } = (
+      await staff('GET', `/api/merchant/commerce/channels/${mainChannel}`)
+    ).body.channel as Record<string, unknown>;
+    expectOk(
+      await staff('PUT', `/api/merchant/commerce/channels/${mainChannel}`, {
+        revision: current.revision,
+        baseRevision: (await staff('GET', `/api/merchant/commerce/channels/${mainChannel}`)).body
+          .baseRevision,
+        channel,
+        overrides: { taxRates: { [standardTax]: { rates: { DE: 2000 } } } },
+      }),
+    );
+    const stale = await owner.post(taxPath(), { ...fields, 'rule:new:country': 'DE', 'rule:new:rate': '5' });
+    expect(stale.status).toBe(409);
+    expect(stale.html).toContain('Someone else saved first');
+    expect(stale.html).toContain('Standard in Germany: now “20 %”, before “19 %”');
+    expect(stale.html).toContain('value="5"');
+    expect(stale.html).toContain(`name="revision" value="${current.revision + 1}"`);
+    expect((await apiRead()).overrides.taxRules).toBeUndefined();
+  });
+
+  it('shows a reader text only, and refuses the reader’s replayed post (403, nothing changed)', async () => {
+    const owner = await session(h.shopA.token);
+    const ownerForm = formFields((await owner.get(taxPath())).html);
+    const reader = await session(await h.readerToken('tax-reader@a.test'));
+    const page = await reader.get(taxPath());
+    expect(page.status).toBe(200);
+    expect(page.html).not.toContain('name="rule:');
+    expect(page.html).not.toContain('name="rate:');
+    expect(page.html).not.toContain('name="remove"');
+    expect(page.html).not.toContain(`<form method="post" action="${taxPath()}"`);
+    const before = await apiRead();
+    const readerCsrf = /name="csrf" value="([^"]+)"/.exec(page.html)![1]!;
+    const replayed = await reader.post(taxPath(), {
+      ...ownerForm,
+      csrf: readerCsrf,
+      'rule:new:country': 'DE',
+      'rule:new:rate': '5',
+    });
+    expect(replayed.status).toBe(403);
+    expect(await apiRead()).toEqual(before);
+  });
+});
+
+describe('rules the shared basis would hold (pure mapping)', () => {
+  // The basis holds no destination rules today (`settingsBasis` answers `taxRules: {}`), so no
+  // channel can inherit one; the mapping handles them as the inheritance shape allows.
+  const rule = {
+    country: 'DE',
+    state: null,
+    postcode: null,
+    validFrom: null,
+    validUntil: null,
+    priority: 0,
+    ruleId: null,
+    taxClassId: null,
+    rate: 700,
+  };
+  const read = (
+    overrides: Record<string, unknown>,
+    effective: Record<string, unknown>,
+    provenance: Record<string, string>,
+  ) =>
+    ({
+      id: 'c',
+      isMain: true,
+      revision: 3,
+      baseRevision: 2,
+      language: 'en',
+      mainLanguage: 'en',
+      channel: {},
+      overrides,
+      effective: { taxRules: effective, taxRates: {} },
+      provenance,
+      updatedAt: '',
+    }) as unknown as ChannelRead;
+  const body = { revision: '3', baseRevision: '2' };
+
+  it('removes an inherited rule with null and resets an overridden or removed one', () => {
+    const inherited = read({}, { basis: rule }, { '/taxRules/basis': 'inherited' });
+    expect(ruleRowsOf(inherited)[0]!.origin).toBe('inherited');
+    const remove = taxChanges({ ...body, remove: 'rule:basis' }, inherited, [], 'en');
+    expect(taxOverridesAfter(inherited, remove, [])).toEqual({ taxRules: { basis: null } });
+
+    const removed = read({ taxRules: { basis: null } }, {}, { '/taxRules/basis': 'removed' });
+    expect(ruleRowsOf(removed)).toEqual([{ id: 'basis', rule: null, origin: 'removed' }]);
+    const reset = taxChanges({ ...body, reset: 'rule:basis' }, removed, [], 'en');
+    expect(taxOverridesAfter(removed, reset, [])).toEqual({});
+
+    const overridden = read(
+      { taxRules: { basis: { rate: 500 } } },
+      { basis: { ...rule, rate: 500 } },
+      { '/taxRules/basis': 'overridden', '/taxRules/basis/rate': 'overridden' },
+    );
+    expect(ruleRowsOf(overridden)[0]!.origin).toBe('overridden');
+    expect(
+      taxOverridesAfter(overridden, taxChanges({ ...body, reset: 'rule:basis' }, overridden, [], 'en'), []),
+    ).toEqual({});
+    // Editing an inherited rule overrides only the edited leaf.
+    const fields = {
+      ...body,
+      ...Object.fromEntries(
+        Object.entries({
+          country: 'DE',
+          state: '',
+          postcode: '',
+          validFrom: '',
+          validUntil: '',
+          priority: '0',
+          ruleId: '',
+          taxClassId: '',
+          rate: '700',
+        }).map(([leaf, value]) => [`was:rule:basis:${leaf}`, value]),
+      ),
+      'rule:basis:country': 'DE',
+      'rule:basis:rate': '8',
+      'rule:basis:priority': '0',
+    };
+    expect(taxOverridesAfter(inherited, taxChanges(fields, inherited, [], 'en'), [])).toEqual({
+      taxRules: { basis: { rate: 800 } },
+    });
+  });
+});
