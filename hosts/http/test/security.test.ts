@@ -225,6 +225,8 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
     // The context is resolved before the entitlement, so another shop learns "log in" (401), never 404.
     'store.downloads.get': [{ entitlementId: aEntitlementId, contextToken: aContextToken }, false],
     'orders.list': [{}, false],
+    // Another shop lists its own open carts: none of shop A's.
+    'carts.list': [{ limit: 5 }, false],
     'orders.get': [{ orderId: aOrderId }, true],
     'orders.transition': [{ orderId: aOrderId, machine: 'order', to: 'in_progress', revision: 1 }, true],
     'orders.update': [{ orderId: aOrderId, revision: 1, tags: ['intruder'] }, true],

@@ -116,7 +116,14 @@ export {
   findBlob,
   insertBlob,
 } from './queries/blobs.ts';
-export { type CartRow, findOpenCart, insertCart, updateCart } from './queries/carts.ts';
+export {
+  type CartRow,
+  findOpenCart,
+  findOpenCartById,
+  insertCart,
+  listOpenCarts,
+  updateCart,
+} from './queries/carts.ts';
 export {
   type CategoryFields,
   type CategoryRow,
@@ -169,7 +176,9 @@ export {
   findCustomerAddress,
   findCustomerGroup,
   findCustomerHistory,
+  findCustomersByIds,
   findRegisteredCustomerByEmail,
+  findStoreContext,
   findStoreContextByTokenHash,
   insertCustomer,
   insertCustomerAddresses,

@@ -23,6 +23,7 @@ import {
   updateCartChoices,
   updateCartLine,
 } from './carts/operations.ts';
+import { listShopCarts } from './carts/shop.operations.ts';
 import { catalogOperations } from './catalog/operations.ts';
 import { getStoreProduct, listStoreProducts } from './catalog/store.operations.ts';
 import { channelGrantOperations } from './channels/grants.operations.ts';
@@ -92,6 +93,7 @@ export const operations: readonly AnyOperation[] = [
   transitionShopOrder,
   updateShopOrder,
   addOrderNote,
+  listShopCarts,
   ...paymentOperations,
   ...appOperations,
   ...appActionOperations,

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import { carts } from '../schema.ts';
-import { findRow, insertRow, inTenant } from './tenant-rows.ts';
+import { findRow, insertRow, inTenant, selectRows } from './tenant-rows.ts';
 
 export type CartRow = typeof carts.$inferSelect;
 
@@ -14,6 +14,37 @@ export function findOpenCart(
 ): Promise<CartRow | undefined> {
   const open = [eq(carts.contextId, contextId), eq(carts.status, 'open')];
   return findRow(tx, carts, tenantId, open, options.forUpdate ? 'update' : undefined);
+}
+
+/** The shop's open cart with this id (an ordered cart, or one of another shop, is none). */
+export function findOpenCartById(
+  tx: Executor,
+  tenantId: string,
+  cartId: string,
+): Promise<CartRow | undefined> {
+  return findRow(tx, carts, tenantId, [eq(carts.id, cartId), eq(carts.status, 'open')]);
+}
+
+/**
+ * A page of the shop's open carts, most recently changed first (by `updated_at`, then id);
+ * `before` is the last cart of the previous page.
+ */
+export function listOpenCarts(
+  tx: Executor,
+  tenantId: string,
+  page: { readonly limit: number; readonly before?: { readonly updatedAt: Date; readonly id: string } },
+): Promise<CartRow[]> {
+  const before = page.before;
+  return selectRows(tx, carts, tenantId, {
+    where: [
+      eq(carts.status, 'open'),
+      before
+        ? sql`(${carts.updatedAt}, ${carts.id}) < (${before.updatedAt.toISOString()}::timestamptz, ${before.id}::uuid)`
+        : undefined,
+    ],
+    orderBy: [desc(carts.updatedAt), desc(carts.id)],
+    limit: page.limit,
+  });
 }
 
 export function insertCart(tx: Executor, cart: typeof carts.$inferInsert): Promise<CartRow> {

@@ -1,4 +1,4 @@
-import { asc, eq, isNull, sql } from 'drizzle-orm';
+import { asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
 import {
   type AddressJson,
@@ -36,6 +36,16 @@ export function findCustomer(
   lock: 'update' | undefined = undefined,
 ): Promise<CustomerRow | undefined> {
   return findRow(tx, customers, tenantId, [eq(customers.id, customerId)], lock);
+}
+
+/** The shop's customers among `customerIds` (unknown ids are left out), in no particular order. */
+export function findCustomersByIds(
+  tx: Executor,
+  tenantId: string,
+  customerIds: readonly string[],
+): Promise<CustomerRow[]> {
+  if (customerIds.length === 0) return Promise.resolve([]);
+  return selectRows(tx, customers, tenantId, { where: [inArray(customers.id, [...customerIds])] });
 }
 
 /** The registered (non-guest) customer with this email, compared case-insensitively. */
@@ -225,6 +235,15 @@ export function insertStoreContext(
   context: typeof storeContexts.$inferInsert,
 ): Promise<StoreContextRow> {
   return insertRow(tx, storeContexts, context);
+}
+
+/** The context with this id in this shop (revoked and expired ones included). */
+export function findStoreContext(
+  tx: Executor,
+  tenantId: string,
+  contextId: string,
+): Promise<StoreContextRow | undefined> {
+  return findRow(tx, storeContexts, tenantId, [eq(storeContexts.id, contextId)]);
 }
 
 /** The context with this token hash in this shop (revoked and expired ones included). */

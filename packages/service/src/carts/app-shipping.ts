@@ -39,6 +39,9 @@ export type AppShippingRates = (
   question: ShippingRateQuestion,
 ) => Promise<ShippingRate | null>;
 
+/** Asks no app: every app-priced rate is unavailable (SHIPPING_RATE_UNAVAILABLE), the lines unaffected. */
+export const NO_APP_RATES: AppShippingRates = async () => null;
+
 /**
  * The rates of one cart pricing: each app is asked once per distinct question, however often
  * the pricing passes over the cart (a second pass for rule-conditioned tax rules asks the same).

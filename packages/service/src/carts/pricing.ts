@@ -94,7 +94,9 @@ export function priceModeOf(group: 'consumer' | 'business' | null): 'gross' | 'n
  * while no address is set), and the chosen shipping method as the channel offers it, taxed by its
  * own tax class or else by the highest rate among the lines. A destination rule with a saved rule
  * condition applies when that rule matches the cart as priced without such rules (decision 0023).
- * Last, the shop's promotions take their discounts (`applyPromotions`, decision 0031).
+ * Last, the shop's promotions take their discounts (`applyPromotions`, decision 0031). `rates`
+ * answers app-priced shipping (default: the apps are asked; a list that shows only the lines'
+ * subtotal passes `NO_APP_RATES` and asks no app).
  */
 export async function priceStoredCart(
   tx: Executor,
@@ -102,11 +104,12 @@ export async function priceStoredCart(
   tenantId: string,
   cart: CartRow,
   group: 'consumer' | 'business' | null,
+  rates: AppShippingRates = appShippingRates(tx, services, tenantId),
 ): Promise<CartPricing> {
   const channel = await channelPricing(tx, tenantId, cart.channelId);
   const at = services.clock.now();
   const factsOf = cartFactsReader(tx, tenantId, cart, at);
-  const pass = { tx, tenantId, cart, group, channel, at, rates: appShippingRates(tx, services, tenantId) };
+  const pass = { tx, tenantId, cart, group, channel, at, rates };
   let prices = await pricePass(pass, new Set());
   if (channel.conditionRuleIds.length > 0) {
     const matching = await matchingRules(tx, tenantId, await factsOf(prices), channel.conditionRuleIds);

@@ -14,6 +14,7 @@ import {
   listPaymentJobs,
   type PaymentAttemptRow,
 } from '@cartwright/repository';
+import { decodeChangeCursor, encodeChangeCursor, unknownCursor } from '../kernel/cursor.ts';
 import { fail, ok, type Result } from '../kernel/errors.ts';
 import type { Services } from '../kernel/services.ts';
 import { loadAttempt, storeDecision } from './attempts.ts';
@@ -227,12 +228,8 @@ export async function listShopPayments(
   tenantId: string,
   query: { readonly statuses?: readonly string[]; readonly limit: number; readonly before?: string },
 ) {
-  const cursor = query.before ? decodeCursor(query.before) : undefined;
-  if (query.before && !cursor) {
-    return fail('VALIDATION_FAILED', 'The cursor is not one this list answered.', {
-      errors: [{ pointer: '/before', message: 'unknown cursor' }],
-    });
-  }
+  const cursor = query.before ? decodeChangeCursor(query.before) : undefined;
+  if (query.before && !cursor) return unknownCursor('/before');
   const rows = await listPaymentAttemptsInStatus(db, tenantId, query.statuses ?? ATTENTION_STATUSES, {
     limit: query.limit + 1,
     ...(cursor ? { before: cursor } : {}),
@@ -242,17 +239,7 @@ export async function listShopPayments(
   const views = await attemptViews(db, tenantId, page);
   return ok({
     items: page.map((row, index) => ({ orderId: row.orderId, ...views[index]! })),
-    next: rows.length > query.limit && last ? encodeCursor(last) : null,
+    next: rows.length > query.limit && last ? encodeChangeCursor(last) : null,
     unresolved: await countUnresolvedPaymentJobs(db, tenantId),
   });
-}
-
-const encodeCursor = (row: PaymentAttemptRow) =>
-  Buffer.from(`${row.updatedAt.toISOString()}|${row.id}`).toString('base64url');
-
-function decodeCursor(text: string): { updatedAt: Date; id: string } | undefined {
-  const [at, id] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  const updatedAt = new Date(at ?? '');
-  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-  return Number.isNaN(updatedAt.getTime()) || !id || !uuid.test(id) ? undefined : { updatedAt, id };
 }

@@ -1,0 +1,236 @@
+import { createToken, PERMISSIONS } from '@cartwright/service';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from './harness.ts';
+
+// carts.list (GET /api/carts) and automation.preview by cartId (issue 20: the rule builder
+// previews against a cart the merchant chooses): the shop's open carts newest first, paged by
+// cursor, priced now, never with a context token; a preview of a chosen cart answers exactly as
+// the preview through that cart's context token; another shop's cart is not found.
+
+let h: Harness;
+let productId: string;
+let channelKey: string;
+/** Context tokens of three registered visitors of shop A (1, 2 and 3 teas at 10.00) and an anonymous one. */
+const tokens: string[] = [];
+let anonymous: string;
+
+interface ListedCart {
+  id: string;
+  channelId: string;
+  customerId: string | null;
+  customerEmail: string | null;
+  lineCount: number;
+  itemTotal: number | null;
+  currency: string;
+  priceMode: 'gross' | 'net';
+  updatedAt: string;
+}
+
+const staff = (method: string, path: string, body?: unknown, token = h.shopA.token) =>
+  h.call(method, path, { token, body });
+function expectOk(response: { status: number; body: unknown }, status = 200) {
+  if (response.status !== status) throw new Error(`${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body as Record<string, unknown>;
+}
+const store = (method: string, path: string, token: string | null, body?: unknown) =>
+  h.call(method, path, {
+    body,
+    headers: { 'x-channel-key': channelKey, ...(token ? { 'x-context-token': token } : {}) },
+  });
+async function listCarts(query = '', token = h.shopA.token) {
+  const listed = expectOk(await staff('GET', `/api/carts${query}`, undefined, token));
+  return listed as { items: ListedCart[]; next: string | null };
+}
+/** The id of the open cart a context token names (as the storefront shows it). */
+async function cartIdOf(token: string): Promise<string> {
+  return expectOk(await store('GET', '/store-api/cart', token)).id as string;
+}
+const preview = (
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+  token = h.shopA.token,
+) => h.call('POST', '/api/automation/rules/preview', { token, body, headers });
+
+async function tokenWithout(missing: string): Promise<string> {
+  const created = await h.database.transaction((tx) =>
+    createToken(
+      tx,
+      h.services,
+      h.shopA.tenantId,
+      { kind: 'system', process: 'test' },
+      {
+        name: `without ${missing}`,
+        kind: 'api',
+        role: 'admin',
+        permissions: PERMISSIONS.filter((permission) => permission !== missing),
+      },
+    ),
+  );
+  if (!created.ok) throw new Error(created.detail);
+  return created.value.token;
+}
+
+beforeAll(async () => {
+  h = await createHarness();
+  ({ productId, channelKey } = await h.sellableTea());
+  for (const quantity of [1, 2, 3])
+    tokens.push(await h.visitorWithCart(channelKey, [{ productId, quantity }]));
+  anonymous = expectOk(await store('POST', '/store-api/context', null), 201).contextToken as string;
+  expectOk(await store('POST', '/store-api/cart/lines', anonymous, { productId, quantity: 4 }));
+});
+afterAll(async () => h?.close());
+
+describe('carts.list', () => {
+  it('lists the open carts newest first with customer, lines and item total, never a context token', async () => {
+    const { items, next } = await listCarts();
+    expect(next).toBeNull();
+    expect(items).toHaveLength(4);
+    // The anonymous cart changed last, then the visitors' in reverse order of their making.
+    expect(items.map((cart) => cart.id)).toEqual(
+      await Promise.all([anonymous, ...[...tokens].reverse()].map(cartIdOf)),
+    );
+    const [guest, third] = items;
+    expect(guest).toMatchObject({
+      customerId: null,
+      customerEmail: null,
+      lineCount: 1,
+      itemTotal: 4000,
+      currency: 'EUR',
+      priceMode: 'gross',
+    });
+    expect(third!.customerEmail).toMatch(/^visitor\d+@harness\.test$/);
+    expect(third).toMatchObject({ lineCount: 1, itemTotal: 3000, currency: 'EUR' });
+    expect(third!.customerId).toMatch(/^[0-9a-f-]{36}$/);
+    const sorted = [...items].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    expect(sorted.map((cart) => cart.updatedAt)).toEqual(items.map((cart) => cart.updatedAt));
+    const text = JSON.stringify(items);
+    for (const token of [...tokens, anonymous]) expect(text).not.toContain(token);
+    expect(text).not.toMatch(/token/i);
+  });
+
+  it('pages with limit and the cursor it answers, and refuses a cursor it did not', async () => {
+    const all = (await listCarts()).items.map((cart) => cart.id);
+    const seen: string[] = [];
+    let query = '?limit=3';
+    for (;;) {
+      const page = await listCarts(query);
+      expect(page.items.length).toBeLessThanOrEqual(3);
+      seen.push(...page.items.map((cart) => cart.id));
+      if (!page.next) break;
+      query = `?limit=3&before=${encodeURIComponent(page.next)}`;
+    }
+    expect(seen).toEqual(all);
+    const two = await listCarts('?limit=2');
+    expect(two.items.map((cart) => cart.id)).toEqual(all.slice(0, 2));
+    expect((await listCarts(`?limit=2&before=${two.next}`)).items.map((cart) => cart.id)).toEqual(
+      all.slice(2, 4),
+    );
+    const bad = await staff('GET', '/api/carts?before=not-a-cursor');
+    expect(bad.status).toBe(422);
+    expect(bad.body.code).toBe('VALIDATION_FAILED');
+    expect((await staff('GET', '/api/carts?limit=101')).status).toBe(422);
+    expect((await staff('GET', '/api/carts?limit=0')).status).toBe(422);
+  });
+
+  it('follows the cart: a changed cart moves to the top with its new total', async () => {
+    expectOk(await store('POST', '/store-api/cart/lines', tokens[0]!, { productId, quantity: 4 }));
+    const [top] = (await listCarts()).items;
+    expect(top).toMatchObject({ id: await cartIdOf(tokens[0]!), lineCount: 1, itemTotal: 5000 });
+  });
+
+  it('shows another shop none of this shop’s carts, and needs orders.read', async () => {
+    const ofA = (await listCarts()).items.map((cart) => cart.id);
+    const ofB = await listCarts('', h.shopB.token);
+    for (const id of ofA) expect(JSON.stringify(ofB)).not.toContain(id);
+    const denied = await staff('GET', '/api/carts', undefined, await tokenWithout('orders.read'));
+    expect(denied.status).toBe(403);
+    expect(
+      (await staff('GET', '/api/carts', undefined, await h.readerToken('carts-reader@a.test'))).status,
+    ).toBe(200);
+  });
+
+  it('is an MCP tool answering the same page', async () => {
+    const call = await h.mcp(h.shopA.token);
+    const listed = await call('carts.list', { limit: 2 });
+    expect(listed.isError).toBeFalsy();
+    expect((listed.structuredContent as { items: ListedCart[] }).items).toEqual(
+      (await listCarts('?limit=2')).items,
+    );
+  });
+});
+
+describe('automation.preview by cartId', () => {
+  const conditions = [
+    { type: 'cartCartAmount', value: { operator: '>=', amount: 20 } },
+    { type: 'customerLoggedIn', value: { isLoggedIn: true } },
+    {
+      type: 'orContainer',
+      children: [
+        { type: 'cartLineItemTotalPrice', value: { operator: '>', amount: 25 } },
+        { type: 'notContainer', children: [{ type: 'customerLoggedIn', value: { isLoggedIn: false } }] },
+      ],
+    },
+  ];
+
+  it('answers exactly as the preview through the cart’s context token, trace included', async () => {
+    for (const token of [...tokens, anonymous]) {
+      const cartId = await cartIdOf(token);
+      for (const condition of conditions) {
+        const byToken = expectOk(await preview({ condition, explain: true }, { 'x-context-token': token }));
+        const byId = expectOk(await preview({ condition, explain: true, cartId }));
+        expect(byId).toEqual(byToken);
+      }
+    }
+    // The decisions differ across carts, so the equality above compared real answers.
+    const answers = await Promise.all(
+      [anonymous, tokens[1]!].map(async (token) =>
+        expectOk(await preview({ condition: conditions[1], cartId: await cartIdOf(token) })),
+      ),
+    );
+    expect(answers).toEqual([{ result: false }, { result: true }]);
+  });
+
+  it('writes nothing', async () => {
+    const before = await h.digest();
+    expectOk(await preview({ condition: conditions[0], cartId: await cartIdOf(tokens[2]!), explain: true }));
+    expect(await h.digest()).toBe(before);
+  });
+
+  it('finds no cart of another shop, an unknown id or an ordered cart', async () => {
+    const cartId = await cartIdOf(tokens[2]!);
+    const foreign = await preview({ condition: conditions[0], cartId }, {}, h.shopB.token);
+    expect(foreign.status).toBe(404);
+    expect(JSON.stringify(foreign.body)).not.toContain(h.shopA.tenantId);
+    const unknown = await preview({
+      condition: conditions[0],
+      cartId: '0190f0c8-0000-7000-8000-00000000dead',
+    });
+    expect(unknown.status).toBe(404);
+    expectOk(await store('POST', '/store-api/checkout', tokens[2]!, { idempotencyKey: 'carts-test-1' }), 201);
+    const ordered = await preview({ condition: conditions[0], cartId });
+    expect(ordered.status).toBe(404);
+    expect((await listCarts()).items.map((cart) => cart.id)).not.toContain(cartId);
+  });
+
+  it('takes exactly one cart: both are refused (422), neither is CONTEXT_REQUIRED (400)', async () => {
+    const cartId = await cartIdOf(tokens[0]!);
+    const both = await preview({ condition: conditions[0], cartId }, { 'x-context-token': tokens[0]! });
+    expect(both.status).toBe(422);
+    expect(both.body.code).toBe('VALIDATION_FAILED');
+    const neither = await preview({ condition: conditions[0] });
+    expect(neither.status).toBe(400);
+    expect(neither.body.code).toBe('CONTEXT_REQUIRED');
+    const malformed = await preview({ condition: conditions[0], cartId: 'not-a-uuid' });
+    expect(malformed.status).toBe(422);
+  });
+
+  it('needs orders.read besides settings.read to name a cart by id (the token path does not)', async () => {
+    const token = await tokenWithout('orders.read');
+    const cartId = await cartIdOf(tokens[0]!);
+    const denied = await preview({ condition: conditions[0], cartId }, {}, token);
+    expect(denied.status).toBe(403);
+    expect(denied.body.code).toBe('FORBIDDEN');
+    const byToken = await preview({ condition: conditions[0] }, { 'x-context-token': tokens[0]! }, token);
+    expect(byToken.status).toBe(200);
+  });
+});
