@@ -221,7 +221,13 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
     }
   }
   const defaultBodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
-  app.use('*', (c, next) => limiterOf(c.get('bodyLimitBytes') ?? defaultBodyLimit)(c, next));
+  // Under /admin/ the admin applies the same default itself (mountAdmin), per path where an area
+  // needs another (an image upload), and answers a refusal with a page instead of problem JSON.
+  app.use('*', (c, next) =>
+    c.req.path.startsWith('/admin/')
+      ? next()
+      : limiterOf(c.get('bodyLimitBytes') ?? defaultBodyLimit)(c, next),
+  );
 
   const served = methodTable();
   for (const path of ['/healthz', '/readyz', '/api/openapi.json']) served.add('GET', path);
@@ -366,7 +372,7 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<En
   // The admin UI (decision 0047): its own session cookie, never a bearer token; `/` and `/docs`
   // lead to it and to the API reference.
   for (const path of ['/', '/docs']) served.add('GET', path);
-  mountAdmin(app as unknown as Hono, services, API_REFERENCE_PATH);
+  mountAdmin(app as unknown as Hono, services, API_REFERENCE_PATH, defaultBodyLimit);
 
   app.use('/api/*', async (c, next) => {
     const authenticated = await authenticate(services, bearerOf(c.req.header('authorization')));

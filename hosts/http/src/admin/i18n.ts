@@ -91,6 +91,8 @@ const en = {
   'error.refused': 'The change was refused: {detail}',
   'error.csrf': 'The form could not be checked. Reload the page and try again.',
   'error.notFound': 'This page does not exist.',
+  'error.tooLarge':
+    'The form sent more than this page accepts (at most {size, number} MiB); nothing was saved.',
   'empty.text': '(empty)',
   'value.yes': 'yes',
   'value.no': 'no',
@@ -198,6 +200,8 @@ const core = {
     'error.csrf':
       'Das Formular konnte nicht geprüft werden. Laden Sie die Seite neu und versuchen Sie es erneut.',
     'error.notFound': 'Diese Seite gibt es nicht.',
+    'error.tooLarge':
+      'Das Formular hat mehr gesendet, als diese Seite annimmt (höchstens {size, number} MiB); nichts wurde gespeichert.',
     'empty.text': '(leer)',
     'value.yes': 'ja',
     'value.no': 'nein',
@@ -288,6 +292,8 @@ const core = {
     'error.refused': 'El cambio fue rechazado: {detail}',
     'error.csrf': 'No se pudo comprobar el formulario. Recargue la página e inténtelo de nuevo.',
     'error.notFound': 'Esta página no existe.',
+    'error.tooLarge':
+      'El formulario envió más de lo que esta página acepta (como máximo {size, number} MiB); no se guardó nada.',
     'empty.text': '(vacío)',
     'value.yes': 'sí',
     'value.no': 'no',
@@ -379,6 +385,8 @@ const core = {
     'error.refused': 'La modification a été refusée : {detail}',
     'error.csrf': 'Le formulaire n’a pas pu être vérifié. Rechargez la page et réessayez.',
     'error.notFound': 'Cette page n’existe pas.',
+    'error.tooLarge':
+      'Le formulaire a envoyé plus que cette page n’accepte (au plus {size, number} Mio) ; rien n’a été enregistré.',
     'empty.text': '(vide)',
     'value.yes': 'oui',
     'value.no': 'non',

@@ -32,6 +32,11 @@ export interface AdminKit {
   ): Response | Promise<Response>;
   /** The 404 page. */
   notFound(c: Context, page: PageContext): Response | Promise<Response>;
+  /**
+   * Gives one admin path (a route pattern such as `/admin/products/:id/gallery/upload`) its own
+   * request body limit instead of the server's default; a larger body gets the 413 page unread.
+   */
+  limitBody(path: string, bytes: number): void;
 }
 
 /** Registers an area's routes under /admin/<area>. */

@@ -13,7 +13,8 @@ import {
   signOutAdmin,
   switchAdminShop,
 } from '@cartwright/service';
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { JSX } from 'hono/jsx/jsx-runtime';
 import { ADMIN_AREAS } from './areas.ts';
 import { ADMIN_ASSETS, ASSET_CACHE } from './assets.ts';
@@ -100,8 +101,17 @@ function nameIn(names: Record<string, string>, locale: Locale, fallback: string)
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LANGUAGE = /^[a-z]{2,3}(-[A-Z]{2})?$/;
 
-/** Registers the admin UI's routes on the HTTP app: /, /admin/*, /docs. */
-export function mountAdmin(app: Hono, services: Services, apiReferencePath: string): void {
+/**
+ * Registers the admin UI's routes on the HTTP app: /, /admin/*, /docs. Posts under /admin/ are
+ * held to `bodyLimitBytes` (the server's default) unless an area gives its path another limit
+ * (`kit.limitBody`); a larger body is answered with the 413 page before it is read.
+ */
+export function mountAdmin(
+  app: Hono,
+  services: Services,
+  apiReferencePath: string,
+  bodyLimitBytes = 1024 * 1024,
+): void {
   app.get('/', (c) => c.redirect('/admin', 302));
   app.get('/docs', (c) => c.redirect(apiReferencePath, 302));
 
@@ -129,6 +139,34 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
     await next();
     c.res.headers.set('content-security-policy', ADMIN_POLICY);
     c.res.headers.set('cache-control', 'no-store');
+  });
+
+  // The body limit of /admin/ requests: the host leaves these to the admin so that a refusal is
+  // a page in the UI language (413), not the API's problem JSON.
+  const bodyLimits: { readonly pattern: RegExp; readonly bytes: number }[] = [];
+  const limiters = new Map<number, MiddlewareHandler>();
+  const limiterOf = (maxSize: number) => {
+    let limiter = limiters.get(maxSize);
+    if (!limiter) {
+      limiter = bodyLimit({
+        maxSize,
+        onError: async (c) => {
+          const context = (await signedIn(c)) ?? anonymous(c);
+          const size = Math.floor((maxSize / (1024 * 1024)) * 10) / 10;
+          return render(
+            c,
+            <ProblemPage page={context} status={413} text={context.t.t('error.tooLarge', { size })} />,
+            413,
+          );
+        },
+      });
+      limiters.set(maxSize, limiter);
+    }
+    return limiter;
+  };
+  app.use('/admin/*', (c, next) => {
+    const bytes = bodyLimits.find((limit) => limit.pattern.test(c.req.path))?.bytes ?? bodyLimitBytes;
+    return limiterOf(bytes)(c, next);
   });
 
   /** The page context of a signed-in request, or null when it is not signed in. */
@@ -534,6 +572,15 @@ export function mountAdmin(app: Hono, services: Services, apiReferencePath: stri
     },
     problem: problemOfResult,
     notFound,
+    limitBody(path, bytes) {
+      const source = path
+        .split('/')
+        .map((segment) =>
+          segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        )
+        .join('/');
+      bodyLimits.push({ pattern: new RegExp(`^${source}$`), bytes });
+    },
   };
   for (const mountArea of ADMIN_AREAS) mountArea(app, kit);
 

@@ -1,6 +1,16 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Child } from 'hono/jsx';
+import { formatAmount } from '../channel-form.ts';
 import { ContentLanguageBar, CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
+import {
+  entriesOf,
+  type FieldErrors,
+  type FieldProblem,
+  type ProductEntries,
+  priceField,
+  type StoredPrice,
+  wasOf,
+} from './product-form.ts';
 
 // The catalog area's pages (decision 0047): the product list, a product with its gallery and
 // image drafts, and a draft's review. Everything shown was read through the operations.
@@ -16,7 +26,7 @@ export interface ProductRow {
   readonly sku: string;
   readonly active: boolean | null;
   readonly translations: Record<string, Record<string, string | null>> | null;
-  readonly prices: readonly Price[] | null;
+  readonly prices: readonly StoredPrice[] | null;
   readonly stockAvailable: number;
   readonly stockReserved: number;
   readonly revision: number;
@@ -311,6 +321,193 @@ export function DraftList(props: { page: PageContext; productId: string; drafts:
   );
 }
 
+/** A field's problems, pinned under it (the operation's own texts are English). */
+function Problems({
+  page,
+  id,
+  problems,
+}: {
+  page: PageContext;
+  id: string;
+  problems: readonly FieldProblem[];
+}) {
+  if (problems.length === 0) return null;
+  const { t } = page;
+  return (
+    <ul class="field-errors" id={id}>
+      {problems.map((problem) =>
+        'text' in problem ? (
+          <li lang="en">{problem.text}</li>
+        ) : problem.key === 'catalog.edit.error.amount' ? (
+          <li>{t.t(problem.key, { example: formatAmount(1190, t.locale, problem.currency) })}</li>
+        ) : (
+          <li>{t.t(problem.key)}</li>
+        ),
+      )}
+    </ul>
+  );
+}
+
+/** One text input of the product form with its label, hint and pinned problems. */
+function Field(props: {
+  page: PageContext;
+  name: string;
+  label: string;
+  value: string;
+  errors: FieldErrors;
+  hint?: Child;
+  multiline?: boolean;
+  lang?: string;
+  inputmode?: 'decimal' | 'numeric';
+  placeholder?: string | undefined;
+}) {
+  const { page, name, label, value, errors, hint } = props;
+  const id = `product-${name.replaceAll('.', '-')}`;
+  const problems = errors.get(name) ?? [];
+  const described = [hint ? `${id}-hint` : '', problems.length > 0 ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
+  const common = {
+    id,
+    name,
+    lang: props.lang,
+    placeholder: props.placeholder,
+    'aria-invalid': problems.length > 0 ? ('true' as const) : undefined,
+    'aria-describedby': described || undefined,
+  };
+  return (
+    <div class="field" data-field={name}>
+      <label for={id}>{label}</label>
+      {props.multiline ? (
+        <textarea {...common} rows={3} maxlength={10000}>
+          {value}
+        </textarea>
+      ) : (
+        <input {...common} value={value} inputmode={props.inputmode} />
+      )}
+      {hint ? (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      <Problems page={page} id={`${id}-error`} problems={problems} />
+    </div>
+  );
+}
+
+/**
+ * The product's main fields for a member with catalog.write: name and description in the content
+ * language (a missing text marked as the main language's, which shows instead), SKU, a gross and
+ * net amount per price currency as the UI language writes amounts, stock and active. The save
+ * is `catalog.products.update` at the revision read; it also publishes staged gallery entries.
+ */
+function ProductForm(props: {
+  page: PageContext;
+  product: ProductRow;
+  language: string;
+  mainLanguage: string;
+  entries: ProductEntries;
+  errors: FieldErrors;
+  staged: number;
+}) {
+  const { page, product, language, mainLanguage, entries, errors, staged } = props;
+  const { t, csrf } = page;
+  const own = product.translations?.[language] ?? {};
+  const main = product.translations?.[mainLanguage] ?? {};
+  /** The main language's text, marked, where the content language has none of its own. */
+  const fallback = (field: 'name' | 'description') =>
+    language !== mainLanguage && !own[field] && main[field] ? (
+      <>
+        <span class="badge fallback">
+          {t.t('provenance.fallback', { language: t.languageName(mainLanguage) })}
+        </span>{' '}
+        <span lang={mainLanguage}>“{main[field]}”</span>
+      </>
+    ) : undefined;
+  const languageName = t.languageName(language);
+  const activeProblems = errors.get('active') ?? [];
+  return (
+    <section aria-labelledby="product-data">
+      <h2 id="product-data">{t.t('catalog.product.data')}</h2>
+      <form method="post" action={`/admin/products/${product.id}/save?language=${language}`} class="card">
+        <CsrfField token={csrf} />
+        <input type="hidden" name="revision" value={String(product.revision)} />
+        <input type="hidden" name="was" value={wasOf(entriesOf(product, language, t.locale))} />
+        <Field
+          page={page}
+          name="name"
+          label={t.t('catalog.edit.name', { language: languageName })}
+          value={entries.name}
+          errors={errors}
+          lang={language}
+          hint={fallback('name')}
+          placeholder={own.name ? undefined : (main.name ?? undefined)}
+        />
+        <Field
+          page={page}
+          name="description"
+          label={t.t('catalog.edit.description', { language: languageName })}
+          value={entries.description}
+          errors={errors}
+          lang={language}
+          multiline
+          hint={fallback('description')}
+          placeholder={own.description ? undefined : (main.description ?? undefined)}
+        />
+        <Field page={page} name="sku" label={t.t('catalog.col.sku')} value={entries.sku} errors={errors} />
+        {(product.prices ?? []).map((price) => (
+          <div class="field-row">
+            {(['gross', 'net'] as const).map((part) => (
+              <Field
+                page={page}
+                name={priceField(price.currency, part)}
+                label={t.t(part === 'gross' ? 'catalog.edit.gross' : 'catalog.edit.net', {
+                  currency: price.currency,
+                })}
+                value={entries.prices[price.currency]?.[part] ?? ''}
+                errors={errors}
+                inputmode="decimal"
+              />
+            ))}
+          </div>
+        ))}
+        {product.prices && product.prices.length > 0 ? null : (
+          <p class="meta">{t.t('catalog.product.noPrices')}</p>
+        )}
+        <Field
+          page={page}
+          name="stock"
+          label={t.t('catalog.edit.stock')}
+          value={entries.stock}
+          errors={errors}
+          inputmode="numeric"
+          hint={t.t('catalog.edit.stockHint', { reserved: product.stockReserved })}
+        />
+        <div class="field" data-field="active">
+          <label>
+            <input
+              type="checkbox"
+              name="active"
+              value="on"
+              checked={entries.active}
+              aria-invalid={activeProblems.length > 0 ? 'true' : undefined}
+            />{' '}
+            {t.t('catalog.edit.active')}
+          </label>
+          <Problems page={page} id="product-active-error" problems={activeProblems} />
+        </div>
+        <Problems page={page} id="product-other-error" problems={errors.get('') ?? []} />
+        <p class="hint" id="save-hint">
+          {t.t('catalog.save.hint', { count: staged })}
+        </p>
+        <button type="submit" aria-describedby="save-hint">
+          {t.t('catalog.save.submit')}
+        </button>
+      </form>
+    </section>
+  );
+}
+
 export function ProductPage(props: {
   page: PageContext;
   product: ProductRow;
@@ -320,10 +517,16 @@ export function ProductPage(props: {
   provider: { available: boolean; model: string | null } | null;
   editable: boolean;
   notice?: Notice | undefined;
+  /** The shop's main language (the texts a missing translation falls back to). */
+  mainLanguage: string;
+  /** A refused or stale save: what the member entered, kept, and the problems per field. */
+  entries?: ProductEntries | undefined;
+  fieldErrors?: FieldErrors | undefined;
   /** The installed apps' data cards on the product mounts. */
   appBlocks: Child;
 }) {
   const { page, product, gallery, languages, drafts, provider, editable, notice, appBlocks } = props;
+  const { mainLanguage, entries, fieldErrors } = props;
   const { t, csrf } = page;
   const language = gallery.language;
   const staged = gallery.entries.filter((entry) => entry.state === 'staged').length;
@@ -343,30 +546,42 @@ export function ProductPage(props: {
         label={t.t('catalog.product.language')}
         apply={t.t('catalog.product.languageApply')}
       />
-      <section aria-labelledby="product-data">
-        <h2 id="product-data">{t.t('catalog.product.data')}</h2>
-        <dl class="facts">
-          <dt>{t.t('catalog.product.name')}</dt>
-          <dd>
-            <Name page={page} product={product} language={language} />
-          </dd>
-          <dt>{t.t('catalog.col.sku')}</dt>
-          <dd>{product.sku}</dd>
-          <dt>{t.t('catalog.product.prices')}</dt>
-          <dd>
-            <PriceText page={page} prices={product.prices} />
-          </dd>
-          <dt>{t.t('catalog.col.stock')}</dt>
-          <dd>
-            {t.t('catalog.product.stock', {
-              available: product.stockAvailable,
-              reserved: product.stockReserved,
-            })}
-          </dd>
-          <dt>{t.t('catalog.product.active')}</dt>
-          <dd>{t.t(product.active === false ? 'catalog.no' : 'catalog.yes')}</dd>
-        </dl>
-      </section>
+      {editable ? (
+        <ProductForm
+          page={page}
+          product={product}
+          language={language}
+          mainLanguage={mainLanguage}
+          entries={entries ?? entriesOf(product, language, t.locale)}
+          errors={fieldErrors ?? new Map()}
+          staged={staged}
+        />
+      ) : (
+        <section aria-labelledby="product-data">
+          <h2 id="product-data">{t.t('catalog.product.data')}</h2>
+          <dl class="facts">
+            <dt>{t.t('catalog.product.name')}</dt>
+            <dd>
+              <Name page={page} product={product} language={language} />
+            </dd>
+            <dt>{t.t('catalog.col.sku')}</dt>
+            <dd>{product.sku}</dd>
+            <dt>{t.t('catalog.product.prices')}</dt>
+            <dd>
+              <PriceText page={page} prices={product.prices} />
+            </dd>
+            <dt>{t.t('catalog.col.stock')}</dt>
+            <dd>
+              {t.t('catalog.product.stock', {
+                available: product.stockAvailable,
+                reserved: product.stockReserved,
+              })}
+            </dd>
+            <dt>{t.t('catalog.product.active')}</dt>
+            <dd>{t.t(product.active === false ? 'catalog.no' : 'catalog.yes')}</dd>
+          </dl>
+        </section>
+      )}
       <section aria-labelledby="gallery">
         <h2 id="gallery">{t.t('catalog.gallery.title')}</h2>
         {gallery.entries.length === 0 && !gallery.inherited ? <p>{t.t('catalog.gallery.empty')}</p> : null}
@@ -433,21 +648,6 @@ export function ProductPage(props: {
           </form>
         ) : null}
       </section>
-      {editable ? (
-        <section aria-labelledby="save-title">
-          <h2 id="save-title">{t.t('catalog.save.title')}</h2>
-          <form method="post" action={`${base}/save?language=${language}`}>
-            <CsrfField token={csrf} />
-            <input type="hidden" name="revision" value={String(product.revision)} />
-            <p class="hint" id="save-hint">
-              {t.t('catalog.save.hint', { count: staged })}
-            </p>
-            <button type="submit" aria-describedby="save-hint">
-              {t.t('catalog.save.submit')}
-            </button>
-          </form>
-        </section>
-      ) : null}
       <section aria-labelledby="drafts-title">
         <h2 id="drafts-title">{t.t('catalog.drafts.title')}</h2>
         {provider && !provider.available ? <p class="hint">{t.t('catalog.drafts.unavailable')}</p> : null}

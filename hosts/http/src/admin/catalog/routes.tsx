@@ -1,5 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import type { AdminSession } from '@cartwright/service';
+import { type AdminSession, IMAGE_LIMITS } from '@cartwright/service';
 import type { Context } from 'hono';
 import { AppBlocks, appBlocksFor, PRODUCT_MOUNTS } from '../apps/blocks.tsx';
 import type { AdminArea, FormBody } from '../kit.ts';
@@ -14,6 +14,16 @@ import {
   ProductPage,
   type ProductRow,
 } from './pages.tsx';
+import {
+  type EditedProduct,
+  entriesOf,
+  type FieldErrors,
+  fieldErrorsOf,
+  keptEntries,
+  type ProductEntries,
+  postedEntries,
+  updateInputOf,
+} from './product-form.ts';
 
 // The catalog area (decision 0047): /admin/products lists the shop's products a page at a time
 // (catalog.products.list: cursor and search), /admin/products/{id} shows one with its gallery
@@ -22,6 +32,13 @@ import {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LANGUAGE = /^[a-z]{2,3}(-[A-Z]{2})?$/;
 const PAGE_SIZE = 25;
+const MiB = 1024 * 1024;
+/**
+ * An upload's body: the gallery's image limit (8 MiB, `IMAGE_LIMITS`) and room for the multipart
+ * framing, the CSRF token and the alt text. Only this route gets it; other admin posts keep the
+ * server's default. A larger body is answered by the admin's 413 page before it is read.
+ */
+export const UPLOAD_BODY_LIMIT = IMAGE_LIMITS.maxBytes + 64 * 1024;
 
 function text(form: FormBody, name: string): string {
   const value = form[name];
@@ -86,7 +103,7 @@ export const catalogArea: AdminArea = (app, kit) => {
     session: AdminSession,
     productId: string,
     language: string | undefined,
-    extra: { notice?: Notice; status?: number } = {},
+    extra: { notice?: Notice; status?: number; entries?: ProductEntries; fieldErrors?: FieldErrors } = {},
   ): Promise<Response> => {
     const read = await kit.act(session, 'catalog.products.get', { id: productId });
     if (!read.ok) return kit.problem(c, page, read);
@@ -114,6 +131,9 @@ export const catalogArea: AdminArea = (app, kit) => {
         provider={provider.ok ? (provider.value as { available: boolean; model: string | null }) : null}
         editable={mayWrite(session)}
         notice={extra.notice}
+        mainLanguage={main}
+        entries={extra.entries}
+        fieldErrors={extra.fieldErrors}
         appBlocks={
           <AppBlocks
             page={page}
@@ -297,11 +317,14 @@ export const catalogArea: AdminArea = (app, kit) => {
       }
       if (result.code === 'FORBIDDEN' || result.code === 'NOT_FOUND') return kit.problem(c, page, result);
       const stale = result.code === 'STALE_REVISION' || result.code === 'CONFLICT';
+      const tooLarge = result.code === 'PAYLOAD_TOO_LARGE' || result.code === 'IMAGE_TOO_LARGE';
       return productPage(c, page, session, productId, language, {
-        status: stale ? 409 : 422,
+        status: stale ? 409 : tooLarge ? 413 : 422,
         notice: {
           kind: stale ? 'warning' : 'error',
-          text: page.t.t('error.refused', { detail: result.detail }),
+          text: tooLarge
+            ? page.t.t('catalog.upload.tooLarge', { size: IMAGE_LIMITS.maxBytes / MiB })
+            : page.t.t('error.refused', { detail: result.detail }),
         },
       });
     });
@@ -363,11 +386,17 @@ export const catalogArea: AdminArea = (app, kit) => {
     );
   });
 
-  // A multipart upload: the bytes go to the product's asset store, then into the gallery.
+  // A multipart upload: the bytes go to the product's asset store, then into the gallery. The
+  // route's body may hold an image up to the gallery's limit (kit.limitBody); a file past that
+  // limit that still fit the body is refused here, before anything is decoded or stored.
+  kit.limitBody('/admin/products/:id/gallery/upload', UPLOAD_BODY_LIMIT);
   productPost('/admin/products/:id/gallery/upload', async (form, session, productId, language) => {
     const file = form.file;
     if (!(file instanceof File) || file.size === 0) {
       return { ok: false, code: 'VALIDATION_FAILED', detail: 'no image file was sent' } as const;
+    }
+    if (file.size > IMAGE_LIMITS.maxBytes) {
+      return { ok: false, code: 'PAYLOAD_TOO_LARGE', detail: 'the image is larger than 8 MiB' } as const;
     }
     const contentBase64 = Buffer.from(await file.arrayBuffer()).toString('base64');
     const uploaded = await kit.act(session, 'merchant.media.assets.upload', { productId, contentBase64 });
@@ -383,15 +412,62 @@ export const catalogArea: AdminArea = (app, kit) => {
     );
   });
 
-  // Saving the product (nothing else changed) publishes its staged gallery entries (0043).
-  productPost('/admin/products/:id/save', async (form, session, productId) => {
+  // The product form: the fields that differ from the product as read go to catalog.products.update
+  // at the revision the page showed (a save with nothing changed sends the revision alone); every
+  // save publishes the staged gallery entries (0043). A refusal keeps the entries: problems of
+  // the form itself are pinned on their fields before anything is sent (422), the operation's
+  // field errors likewise, and a stale revision answers 409 with the entries kept over the
+  // product as it is now.
+  app.post('/admin/products/:id/save', async (c) => {
+    const checked = await kit.checkedForm(c);
+    if (checked instanceof Response) return checked;
+    const { form, page, session } = checked;
+    const productId = c.req.param('id') ?? '';
+    if (!UUID.test(productId)) return kit.notFound(c, page);
+    const { t } = page;
+    const read = await kit.act(session, 'catalog.products.get', { id: productId });
+    if (!read.ok) return kit.problem(c, page, read);
+    const { product, own } = read.value as { product: ProductRow & EditedProduct; own: EditedProduct };
+    const shownIn = languageOf(c);
+    const language = shownIn ?? (await mainLanguage(session));
+    const entries = postedEntries(form, product);
+    const again = (
+      status: number,
+      notice: Notice,
+      more: { entries?: ProductEntries; fieldErrors?: FieldErrors },
+    ) => productPage(c, page, session, productId, shownIn, { status, notice, entries, ...more });
+    const built = updateInputOf(entries, product, own, language, t.locale);
+    if (!built.ok) {
+      return again(422, { kind: 'error', text: t.t('catalog.edit.invalid') }, { fieldErrors: built.errors });
+    }
     const saved = await kit.act(session, 'catalog.products.update', {
       id: productId,
       revision: integer(form, 'revision'),
+      ...built.input,
     });
-    return saved.ok
-      ? { ok: true, done: `saved-${(saved.value as { product: ProductRow }).product.revision}` }
-      : changed(saved);
+    if (saved.ok) {
+      const revision = (saved.value as { product: ProductRow }).product.revision;
+      const query = new URLSearchParams({
+        done: `saved-${revision}`,
+        ...(shownIn ? { language: shownIn } : {}),
+      });
+      return kit.redirect(c, `/admin/products/${productId}?${query}`);
+    }
+    if (saved.code === 'FORBIDDEN' || saved.code === 'NOT_FOUND') return kit.problem(c, page, saved);
+    if (saved.code === 'STALE_REVISION') {
+      // The fields the member left as shown take the product's values now; their edits stay.
+      const now = entriesOf(product, language, t.locale);
+      return again(
+        409,
+        { kind: 'warning', text: t.t('catalog.edit.stale', { detail: saved.detail }) },
+        { entries: keptEntries(entries, text(form, 'was'), now) },
+      );
+    }
+    return again(
+      422,
+      { kind: 'error', text: t.t('error.refused', { detail: saved.detail }) },
+      { fieldErrors: fieldErrorsOf(saved.errors ?? [], built.prices) },
+    );
   });
 
   // A draft from an instruction, one of the product's images and a mode; the form's key makes a

@@ -49,6 +49,13 @@ const en = {
   'orders.refund.submit': 'Refund',
   'orders.refund.requested': 'Refund requested.',
   'orders.refund.invalid': 'Enter an amount such as {example}.',
+  'orders.transition.title': 'Change state',
+  'orders.transition.to': 'Set to “{state}”',
+  'orders.transition.none': 'No change is possible from here.',
+  'orders.transition.done': 'State changed.',
+  'orders.transition.stale':
+    'The order changed since this page was shown ({detail}). Its current states are shown below; nothing was changed.',
+  'orders.timeline.transition': '{machine}: {from} → {to}',
 } as const;
 
 export const ordersMessages = {
@@ -101,6 +108,13 @@ export const ordersMessages = {
     'orders.refund.submit': 'Erstatten',
     'orders.refund.requested': 'Erstattung angefordert.',
     'orders.refund.invalid': 'Geben Sie einen Betrag wie {example} ein.',
+    'orders.transition.title': 'Status ändern',
+    'orders.transition.to': 'Auf „{state}“ setzen',
+    'orders.transition.none': 'Von hier aus ist keine Änderung möglich.',
+    'orders.transition.done': 'Status geändert.',
+    'orders.transition.stale':
+      'Die Bestellung hat sich geändert, seit diese Seite angezeigt wurde ({detail}). Unten stehen ihre aktuellen Status; nichts wurde geändert.',
+    'orders.timeline.transition': '{machine}: {from} → {to}',
   },
   es: {
     'orders.nav': 'Pedidos',
@@ -150,6 +164,13 @@ export const ordersMessages = {
     'orders.refund.submit': 'Reembolsar',
     'orders.refund.requested': 'Reembolso solicitado.',
     'orders.refund.invalid': 'Introduzca un importe como {example}.',
+    'orders.transition.title': 'Cambiar estado',
+    'orders.transition.to': 'Cambiar a «{state}»',
+    'orders.transition.none': 'Desde aquí no es posible ningún cambio.',
+    'orders.transition.done': 'Estado cambiado.',
+    'orders.transition.stale':
+      'El pedido cambió desde que se mostró esta página ({detail}). Abajo se muestran sus estados actuales; no se cambió nada.',
+    'orders.timeline.transition': '{machine}: {from} → {to}',
   },
   fr: {
     'orders.nav': 'Commandes',
@@ -199,5 +220,12 @@ export const ordersMessages = {
     'orders.refund.submit': 'Rembourser',
     'orders.refund.requested': 'Remboursement demandé.',
     'orders.refund.invalid': 'Saisissez un montant comme {example}.',
+    'orders.transition.title': 'Changer l’état',
+    'orders.transition.to': 'Passer à « {state} »',
+    'orders.transition.none': 'Aucun changement n’est possible à partir d’ici.',
+    'orders.transition.done': 'État modifié.',
+    'orders.transition.stale':
+      'La commande a changé depuis l’affichage de cette page ({detail}). Ses états actuels sont affichés ci-dessous ; rien n’a été modifié.',
+    'orders.timeline.transition': '{machine} : {from} → {to}',
   },
 } as const satisfies Catalogs<typeof en>;

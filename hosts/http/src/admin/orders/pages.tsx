@@ -3,9 +3,11 @@
 import type { Child } from 'hono/jsx';
 import { formatAmount } from '../channel-form.ts';
 import { CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
+import { MACHINES, offeredMoves, snapshotOf, stateLabel } from './states.ts';
 
-// The orders area's pages (decision 0047): the list and one order with its timeline, documents,
-// payments ledger and refund form. State names are the machines' own (shown as code).
+// The orders area's pages (decision 0047): the list and one order with its states (labelled in
+// the UI language, with the moves the machines allow), timeline, documents, payments ledger and
+// refund form.
 
 export interface OrderRow {
   readonly id: string;
@@ -119,14 +121,12 @@ export function OrderListPage(props: {
                   <td>{t.date(order.placedAt)}</td>
                   <td>{customerOf(order)}</td>
                   <td class="num">{total === null ? '' : t.money(total, order.currency)}</td>
-                  <td>
-                    <code>{order.state}</code>
+                  <td data-state={order.state}>{stateLabel('order', order.state, t.locale)}</td>
+                  <td data-state={order.paymentState}>
+                    {stateLabel('payment', order.paymentState, t.locale)}
                   </td>
-                  <td>
-                    <code>{order.paymentState}</code>
-                  </td>
-                  <td>
-                    <code>{order.deliveryState}</code>
+                  <td data-state={order.deliveryState}>
+                    {stateLabel('delivery', order.deliveryState, t.locale)}
                   </td>
                 </tr>
               );
@@ -143,6 +143,77 @@ export function OrderListPage(props: {
         ) : null}
       </nav>
     </Layout>
+  );
+}
+
+const MACHINE_TITLES = {
+  order: 'orders.col.state',
+  payment: 'orders.col.payment',
+  delivery: 'orders.col.delivery',
+} as const;
+
+/** A timeline entry's text: a state change in the UI language, else its kind and text. */
+function ActivityText({ page, activity }: { page: PageContext; activity: Activity }) {
+  const { t } = page;
+  const { machine, from, to } = activity.data as { machine?: unknown; from?: unknown; to?: unknown };
+  if (
+    activity.kind === 'transition' &&
+    (machine === 'order' || machine === 'payment' || machine === 'delivery') &&
+    typeof from === 'string' &&
+    typeof to === 'string'
+  ) {
+    return (
+      <span>
+        {t.t('orders.timeline.transition', {
+          machine: t.t(MACHINE_TITLES[machine]),
+          from: stateLabel(machine, from, t.locale),
+          to: stateLabel(machine, to, t.locale),
+        })}
+      </span>
+    );
+  }
+  return (
+    <>
+      <code>{activity.kind}</code> {activity.text ?? ''}
+    </>
+  );
+}
+
+/**
+ * The moves the machines allow from the order's current states, one button each, every form
+ * carrying the order revision the page was rendered with (a stale one is refused, 409).
+ */
+function Transitions({ page, order }: { page: PageContext; order: OrderRow }) {
+  const { t, csrf } = page;
+  const snapshot = snapshotOf(order);
+  if (!snapshot) return null;
+  return (
+    <section aria-labelledby="order-transitions" class="card">
+      <h3 id="order-transitions">{t.t('orders.transition.title')}</h3>
+      {MACHINES.map((machine) => {
+        const moves = offeredMoves(snapshot, machine);
+        return (
+          <fieldset class="field-row" data-machine={machine}>
+            <legend>
+              {t.t(MACHINE_TITLES[machine])}:{' '}
+              <strong>{stateLabel(machine, snapshot[machine], t.locale)}</strong>
+            </legend>
+            {moves.length === 0 ? <span class="meta">{t.t('orders.transition.none')}</span> : null}
+            {moves.map((to) => (
+              <form method="post" action={`/admin/orders/${order.id}/transitions`}>
+                <CsrfField token={csrf} />
+                <input type="hidden" name="machine" value={machine} />
+                <input type="hidden" name="to" value={to} />
+                <input type="hidden" name="revision" value={String(order.revision)} />
+                <button type="submit" class="secondary" data-to={to}>
+                  {t.t('orders.transition.to', { state: stateLabel(machine, to, t.locale) })}
+                </button>
+              </form>
+            ))}
+          </fieldset>
+        );
+      })}
+    </section>
   );
 }
 
@@ -188,18 +259,13 @@ export function OrderPage(props: {
           <dt>{t.t('orders.col.total')}</dt>
           <dd>{total === null ? '' : t.money(total, order.currency)}</dd>
           <dt>{t.t('orders.col.state')}</dt>
-          <dd>
-            <code>{order.state}</code>
-          </dd>
+          <dd data-state={order.state}>{stateLabel('order', order.state, t.locale)}</dd>
           <dt>{t.t('orders.col.payment')}</dt>
-          <dd>
-            <code>{order.paymentState}</code>
-          </dd>
+          <dd data-state={order.paymentState}>{stateLabel('payment', order.paymentState, t.locale)}</dd>
           <dt>{t.t('orders.col.delivery')}</dt>
-          <dd>
-            <code>{order.deliveryState}</code>
-          </dd>
+          <dd data-state={order.deliveryState}>{stateLabel('delivery', order.deliveryState, t.locale)}</dd>
         </dl>
+        {mayWrite ? <Transitions page={page} order={order} /> : null}
         <h3>{t.t('orders.order.lines')}</h3>
         <ul>
           {order.lines.map((line) => (
@@ -221,7 +287,7 @@ export function OrderPage(props: {
             {activities.map((activity) => (
               <li data-kind={activity.kind}>
                 <time datetime={activity.createdAt}>{t.date(activity.createdAt)}</time>{' '}
-                <code>{activity.kind}</code> {activity.text ?? ''}{' '}
+                <ActivityText page={page} activity={activity} />{' '}
                 <span class="meta">{authorOf(activity.author)}</span>
               </li>
             ))}

@@ -18,8 +18,9 @@ import {
 
 // The orders area (decision 0047): /admin/orders lists the shop's orders newest first a page at
 // a time (orders.list, `before`), /admin/orders/{id} shows one with its timeline (orders.get),
-// documents (orders.documents.*, documents.download), payments ledger (orders.payments.get) and
-// a refund form (orders.payments.refund with an Idempotency-Key made for each render).
+// documents (orders.documents.*, documents.download), payments ledger (orders.payments.get), a
+// refund form (orders.payments.refund with an Idempotency-Key made for each render) and the state
+// moves the machines allow (orders.transition at the revision the page was rendered with).
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PAGE_SIZE = 25;
@@ -91,6 +92,7 @@ export const ordersArea: AdminArea = (app, kit) => {
     note: 'orders.note.added',
     document: 'orders.documents.created',
     refund: 'orders.refund.requested',
+    moved: 'orders.transition.done',
   } as const;
 
   app.get(
@@ -156,9 +158,13 @@ export const ordersArea: AdminArea = (app, kit) => {
       const result = await change(form, session, orderId, page);
       if (result.ok) return kit.redirect(c, `/admin/orders/${orderId}?done=${result.done}`);
       if (result.code === 'FORBIDDEN' || result.code === 'NOT_FOUND') return kit.problem(c, page, result);
+      // A stale revision re-renders the order as it is now, with a warning (409).
+      const stale = result.code === 'STALE_REVISION';
       return orderPage(c, page, session, orderId, {
-        status: 422,
-        notice: { kind: 'error', text: page.t.t('error.refused', { detail: result.detail }) },
+        status: stale ? 409 : 422,
+        notice: stale
+          ? { kind: 'warning', text: page.t.t('orders.transition.stale', { detail: result.detail }) }
+          : { kind: 'error', text: page.t.t('error.refused', { detail: result.detail }) },
         ...(result.enteredAmount !== undefined ? { enteredAmount: result.enteredAmount } : {}),
       });
     });
@@ -215,5 +221,20 @@ export const ordersArea: AdminArea = (app, kit) => {
     return refunded.ok
       ? { ok: true, done: 'refund' }
       : { ok: false, code: refunded.code, detail: refunded.detail, enteredAmount: entered };
+  });
+
+  // One state move: the machine, the target state and the order revision the page showed. The
+  // operation checks the table and every guard again; its refusal is shown with its detail.
+  orderPost('/admin/orders/:id/transitions', async (form, session, orderId) => {
+    const revision = Number(form.revision);
+    return outcome(
+      await kit.act(session, 'orders.transition', {
+        orderId,
+        machine: typeof form.machine === 'string' ? form.machine : '',
+        to: typeof form.to === 'string' ? form.to : '',
+        revision: Number.isSafeInteger(revision) ? revision : -1,
+      }),
+      'moved',
+    );
   });
 };
