@@ -5,8 +5,9 @@ import { createHarness, type Harness } from './harness.ts';
 
 // The rule builder (admin/rules, decision 0047) walked in chromium in English and German: a rule
 // built from the catalog (an OR container with a cart amount and a customer group), saved, listed,
-// previewed against a storefront visitor's cart with its trace drawn, the preview following the
-// cart; a stale save and the API's pointer errors shown; a reader sees no edit control and the
+// previewed against a cart chosen from the shop's open carts (`carts.list`) with its trace drawn,
+// the preview following the cart; a visitor's context token still previews a cart; a stale save
+// and the API's pointer errors shown; a reader sees no edit control, chooses a cart too, and the
 // replayed save is refused.
 
 let h: Harness;
@@ -26,6 +27,25 @@ interface StoredRule {
   data: { name: Record<string, string>; condition: unknown };
 }
 
+/** The id of the open cart a visitor's context token names. */
+async function cartIdOf(visitor: string): Promise<string> {
+  const cart = await h.call('GET', '/store-api/cart', {
+    headers: { 'x-channel-key': channelKey, 'x-context-token': visitor },
+  });
+  expect(cart.status).toBe(200);
+  return cart.body.id as string;
+}
+
+/** The e-mail `carts.list` shows for a cart. */
+async function emailOfCart(cartId: string): Promise<string> {
+  const listed = await staff('GET', '/api/carts?limit=100');
+  expect(listed.status).toBe(200);
+  const cart = (listed.body.items as { id: string; customerEmail: string | null }[]).find(
+    (item) => item.id === cartId,
+  );
+  return cart!.customerEmail!;
+}
+
 async function rulesOfShop(): Promise<StoredRule[]> {
   const listed = await staff('GET', '/api/automation');
   expect(listed.status).toBe(200);
@@ -39,6 +59,7 @@ const TEXT = {
     matches: 'The cart matches this condition.',
     misses: 'The cart does not match this condition.',
     saved: 'saved',
+    line: '1 line',
     stale: 'Someone else saved this rule first',
     readOnly: 'You can read this rule but not change it.',
     disabled: 'not available',
@@ -49,6 +70,7 @@ const TEXT = {
     matches: 'Der Warenkorb erfüllt diese Bedingung.',
     misses: 'Der Warenkorb erfüllt diese Bedingung nicht.',
     saved: 'gespeichert',
+    line: '1 Position',
     stale: 'Jemand anderes hat diese Regel zuerst gespeichert',
     readOnly: 'Sie können diese Regel lesen, aber nicht ändern.',
     disabled: 'nicht verfügbar',
@@ -135,11 +157,24 @@ describe.skipIf(browserSkipped)('the rule builder in chromium', () => {
           ],
         });
 
-        // Preview against a visitor's cart (one tea: 10.00), then after the cart changed (three).
+        // Preview against a visitor's cart chosen from the list (one tea: 10.00), then after the
+        // cart changed (three). Another cart changed later, so the chosen one is not the first.
         const visitor = await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]);
+        const cartId = await cartIdOf(visitor);
+        await h.visitorWithCart(channelKey, [{ productId, quantity: 5 }]);
         await page.click(`a[href="/admin/rules/${rule.id}"]`);
-        await page.waitForSelector('#context-token');
-        await page.fill('#context-token', visitor);
+        await page.waitForSelector('#preview-cart');
+        const option = page.locator(`#preview-cart option[value="${cartId}"]`);
+        const money = (amount: number) =>
+          new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(amount);
+        const label = await option.textContent();
+        expect(label).toContain(await emailOfCart(cartId));
+        expect(label).toContain(text.line);
+        expect(label).toContain(money(10));
+        expect(await page.locator('#preview-cart option').first().getAttribute('value')).not.toBe(cartId);
+        // The token is an alternative, folded away while a cart can be chosen.
+        expect(await page.locator('#context-token').isVisible()).toBe(false);
+        await page.selectOption('#preview-cart', cartId);
         await page.click('button[name="op"][value="preview"]');
         await page.waitForSelector('[data-result]');
         expect(await page.getAttribute('[data-result]', 'data-result')).toBe('false');
@@ -160,6 +195,9 @@ describe.skipIf(browserSkipped)('the rule builder in chromium', () => {
         await page.click('button[name="op"][value="preview"]');
         await page.waitForSelector('[data-result="true"]');
         expect(await page.textContent('[data-result]')).toBe(text.matches);
+        // The chosen cart stays chosen and shows its new total.
+        expect(await page.inputValue('#preview-cart')).toBe(cartId);
+        expect(await option.textContent()).toContain(money(30));
         expect(await traceOf('')).toBe('true');
         expect(await traceOf('/children/0')).toBe('true');
         expect(await traceOf('/children/0/children/0')).toBe('true');
@@ -238,8 +276,10 @@ describe.skipIf(browserSkipped)('the rule builder in chromium', () => {
           type: 'orContainer',
           children: [{ type: 'notContainer', children: [{ type: 'ruleReference', ruleId: active }] }],
         });
-        // The referenced rule holds for a one-tea cart, so its negation and the OR do not.
+        // The referenced rule holds for a one-tea cart, so its negation and the OR do not. A
+        // visitor's context token still previews a cart (one the list need not offer).
         await page.click(`a[href="/admin/rules/${rule.id}"]`);
+        await page.click('.preview details summary');
         await page.fill('#context-token', await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]));
         await page.click('button[name="op"][value="preview"]');
         await page.waitForSelector('[data-result="false"]');
@@ -274,7 +314,7 @@ describe.skipIf(browserSkipped)('the rule builder in chromium', () => {
         await page.waitForSelector(`a[href="/admin/rules/${id}"]`);
         expect(await page.locator('a[href="/admin/rules/new"]').count()).toBe(0);
         await page.click(`a[href="/admin/rules/${id}"]`);
-        await page.waitForSelector('#context-token');
+        await page.waitForSelector('#preview-cart');
         expect(await page.textContent('main')).toContain(text.readOnly);
         expect(await page.locator('form.rule-editor').count()).toBe(0);
         expect(
@@ -282,8 +322,10 @@ describe.skipIf(browserSkipped)('the rule builder in chromium', () => {
         ).toBe(0);
         // The amount shows as text.
         expect(await page.textContent('li[data-pointer="/children/0"] [data-param="amount"]')).toContain('5');
-        // A reader may still preview the saved rule against a cart.
-        await page.fill('#context-token', await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]));
+        // A reader (who reads orders, so lists carts) may still preview the saved rule against a cart.
+        const visitor = await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]);
+        await page.reload();
+        await page.selectOption('#preview-cart', await cartIdOf(visitor));
         await page.click('button[name="op"][value="preview"]');
         await page.waitForSelector('[data-result="true"]');
         await ui.shot(page, `rules-${locale}-08-reader`);

@@ -53,9 +53,17 @@ const en = {
   'rules.hint.range': 'A date, or for “between” a JSON object with “from” and “to”.',
   'rules.hint.number': 'A number as you write it in this language.',
   'rules.previewHeading': 'Live preview against a cart',
+  'rules.cart': 'Cart',
+  'rules.cartHint': 'The shop’s open carts, most recently changed first. Nothing is written.',
+  'rules.cartOption':
+    '{customer} · {lines, plural, one {# line} other {# lines}} · {total} · changed {updated}',
+  'rules.guest': 'guest',
+  'rules.noTotal': 'no price',
+  'rules.noCarts': 'The shop has no open cart yet: a visitor’s context token still works.',
+  'rules.tokenInstead': 'Or a storefront visitor’s context token',
   'rules.contextToken': 'Cart context token of a storefront visitor',
   'rules.contextHint':
-    'The x-context-token of the cart to test (the storefront receives it from POST /store-api/context). Nothing is written.',
+    'The x-context-token of the cart to test (the storefront receives it from POST /store-api/context); when filled, it is used instead of the chosen cart. Nothing is written.',
   'rules.preview': 'Preview',
   'rules.result':
     '{result, select, true {The cart matches this condition.} other {The cart does not match this condition.}}',
@@ -122,9 +130,19 @@ export const rulesMessages = {
     'rules.hint.range': 'Ein Datum, oder für „zwischen“ ein JSON-Objekt mit „from“ und „to“.',
     'rules.hint.number': 'Eine Zahl, wie Sie sie in dieser Sprache schreiben.',
     'rules.previewHeading': 'Live-Vorschau mit einem Warenkorb',
+    'rules.cart': 'Warenkorb',
+    'rules.cartHint':
+      'Die offenen Warenkörbe des Shops, zuletzt geänderte zuerst. Es wird nichts gespeichert.',
+    'rules.cartOption':
+      '{customer} · {lines, plural, one {# Position} other {# Positionen}} · {total} · geändert {updated}',
+    'rules.guest': 'Gast',
+    'rules.noTotal': 'kein Preis',
+    'rules.noCarts':
+      'Der Shop hat noch keinen offenen Warenkorb: Das Kontexttoken eines Besuchers geht weiterhin.',
+    'rules.tokenInstead': 'Oder das Kontexttoken eines Shop-Besuchers',
     'rules.contextToken': 'Warenkorb-Kontexttoken eines Shop-Besuchers',
     'rules.contextHint':
-      'Das x-context-token des zu prüfenden Warenkorbs (der Shop erhält es von POST /store-api/context). Es wird nichts gespeichert.',
+      'Das x-context-token des zu prüfenden Warenkorbs (der Shop erhält es von POST /store-api/context); ausgefüllt ersetzt es den gewählten Warenkorb. Es wird nichts gespeichert.',
     'rules.preview': 'Vorschau',
     'rules.result':
       '{result, select, true {Der Warenkorb erfüllt diese Bedingung.} other {Der Warenkorb erfüllt diese Bedingung nicht.}}',
@@ -188,9 +206,19 @@ export const rulesMessages = {
     'rules.hint.range': 'Una fecha, o para «entre» un objeto JSON con «from» y «to».',
     'rules.hint.number': 'Un número tal como se escribe en este idioma.',
     'rules.previewHeading': 'Vista previa con un carrito',
+    'rules.cart': 'Carrito',
+    'rules.cartHint':
+      'Los carritos abiertos de la tienda, los modificados más recientemente primero. No se guarda nada.',
+    'rules.cartOption':
+      '{customer} · {lines, plural, one {# línea} other {# líneas}} · {total} · modificado {updated}',
+    'rules.guest': 'invitado',
+    'rules.noTotal': 'sin precio',
+    'rules.noCarts':
+      'La tienda aún no tiene ningún carrito abierto: el token de contexto de un visitante sigue sirviendo.',
+    'rules.tokenInstead': 'O el token de contexto de un visitante de la tienda',
     'rules.contextToken': 'Token de contexto del carrito de un visitante de la tienda',
     'rules.contextHint':
-      'El x-context-token del carrito que se prueba (la tienda lo recibe de POST /store-api/context). No se guarda nada.',
+      'El x-context-token del carrito que se prueba (la tienda lo recibe de POST /store-api/context); si se rellena, sustituye al carrito elegido. No se guarda nada.',
     'rules.preview': 'Vista previa',
     'rules.result':
       '{result, select, true {El carrito cumple esta condición.} other {El carrito no cumple esta condición.}}',
@@ -254,9 +282,19 @@ export const rulesMessages = {
     'rules.hint.range': 'Une date, ou pour « entre » un objet JSON avec « from » et « to ».',
     'rules.hint.number': 'Un nombre tel qu’on l’écrit dans cette langue.',
     'rules.previewHeading': 'Aperçu en direct avec un panier',
+    'rules.cart': 'Panier',
+    'rules.cartHint':
+      'Les paniers ouverts de la boutique, les plus récemment modifiés d’abord. Rien n’est enregistré.',
+    'rules.cartOption':
+      '{customer} · {lines, plural, one {# ligne} other {# lignes}} · {total} · modifié {updated}',
+    'rules.guest': 'invité',
+    'rules.noTotal': 'sans prix',
+    'rules.noCarts':
+      'La boutique n’a encore aucun panier ouvert : le jeton de contexte d’un visiteur reste possible.',
+    'rules.tokenInstead': 'Ou le jeton de contexte d’un visiteur de la boutique',
     'rules.contextToken': 'Jeton de contexte du panier d’un visiteur de la boutique',
     'rules.contextHint':
-      'Le x-context-token du panier à tester (la boutique le reçoit de POST /store-api/context). Rien n’est enregistré.',
+      'Le x-context-token du panier à tester (la boutique le reçoit de POST /store-api/context) ; s’il est rempli, il remplace le panier choisi. Rien n’est enregistré.',
     'rules.preview': 'Aperçu',
     'rules.result':
       '{result, select, true {Le panier remplit cette condition.} other {Le panier ne remplit pas cette condition.}}',

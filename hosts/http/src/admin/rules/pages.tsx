@@ -22,6 +22,16 @@ export interface RuleSummary {
   readonly updatedAt: string;
 }
 
+/** An open cart the preview may run against, as `carts.list` answers it. */
+export interface CartChoice {
+  readonly id: string;
+  readonly customerEmail: string | null;
+  readonly lineCount: number;
+  readonly itemTotal: number | null;
+  readonly currency: string;
+  readonly updatedAt: string;
+}
+
 export interface Notice {
   readonly kind: 'ok' | 'error' | 'warning';
   readonly text: string;
@@ -97,6 +107,10 @@ export interface EditorState {
   readonly canWrite: boolean;
   readonly errors: ReadonlyMap<string | null, readonly NodeError[]>;
   readonly notice?: Notice | undefined;
+  /** The shop's recent open carts; null when the caller may not list carts (no `orders.read`). */
+  readonly carts: readonly CartChoice[] | null;
+  /** The chosen cart's id ('' before anything is chosen: the newest is preselected). */
+  readonly cartId: string;
   readonly token: string;
   readonly preview?: { readonly result: boolean; readonly marks: ReadonlyMap<string, TraceMark> } | undefined;
 }
@@ -440,26 +454,65 @@ function NodeView({
   );
 }
 
+function cartLabel(page: PageContext, cart: CartChoice): string {
+  const { t } = page;
+  return t.t('rules.cartOption', {
+    customer: cart.customerEmail ?? t.t('rules.guest'),
+    lines: cart.lineCount,
+    total: cart.itemTotal === null ? t.t('rules.noTotal') : t.money(cart.itemTotal, cart.currency),
+    updated: t.date(cart.updatedAt),
+  });
+}
+
 function PreviewFields({ page, state }: { page: PageContext; state: EditorState }) {
   const { t } = page;
+  const carts = state.carts ?? [];
+  const tokenField = (
+    <div class="field">
+      <label for="context-token">{t.t('rules.contextToken')}</label>
+      <input
+        id="context-token"
+        name="token"
+        type="text"
+        autocomplete="off"
+        spellcheck={false}
+        value={state.token}
+        aria-describedby="context-token-hint"
+      />
+      <p class="hint" id="context-token-hint">
+        {t.t('rules.contextHint')}
+      </p>
+    </div>
+  );
   return (
     <section class="card preview" aria-labelledby="preview-heading">
       <h2 id="preview-heading">{t.t('rules.previewHeading')}</h2>
-      <div class="field">
-        <label for="context-token">{t.t('rules.contextToken')}</label>
-        <input
-          id="context-token"
-          name="token"
-          type="text"
-          autocomplete="off"
-          spellcheck={false}
-          value={state.token}
-          aria-describedby="context-token-hint"
-        />
-        <p class="hint" id="context-token-hint">
-          {t.t('rules.contextHint')}
-        </p>
-      </div>
+      {carts.length > 0 ? (
+        <div class="field">
+          <label for="preview-cart">{t.t('rules.cart')}</label>
+          <select id="preview-cart" name="cartId" aria-describedby="preview-cart-hint">
+            {carts.map((cart) => (
+              <option value={cart.id} selected={cart.id === state.cartId}>
+                {cartLabel(page, cart)}
+              </option>
+            ))}
+          </select>
+          <p class="hint" id="preview-cart-hint">
+            {t.t('rules.cartHint')}
+          </p>
+        </div>
+      ) : state.carts ? (
+        <p class="hint">{t.t('rules.noCarts')}</p>
+      ) : null}
+      {/* The token previews a cart the list does not offer (or any, without orders.read). */}
+      {carts.length > 0 ? (
+        <details open={state.token !== ''}>
+          <summary>{t.t('rules.tokenInstead')}</summary>
+          {tokenField}
+        </details>
+      ) : (
+        tokenField
+      )}
       <button type="submit" name="op" value="preview" class="secondary">
         {t.t('rules.preview')}
       </button>

@@ -4,7 +4,14 @@ import type { AdminSession } from '@cartwright/service';
 import type { Locale } from '../i18n.ts';
 import type { AdminArea, AdminKit, FormBody } from '../kit.ts';
 import type { PageContext } from '../layout.tsx';
-import { type EditorState, type Notice, RuleEditorPage, type RuleSummary, RulesListPage } from './pages.tsx';
+import {
+  type CartChoice,
+  type EditorState,
+  type Notice,
+  RuleEditorPage,
+  type RuleSummary,
+  RulesListPage,
+} from './pages.tsx';
 import {
   applyAction,
   applyFields,
@@ -57,6 +64,19 @@ async function load(kit: AdminKit, session: AdminSession, locale: Locale) {
   };
 }
 
+/** How many of the newest open carts the preview offers. */
+const RECENT_CARTS = 20;
+
+/**
+ * The shop's newest open carts for the preview (`carts.list`), or null when the session may not
+ * list carts: the preview then takes a visitor's context token only.
+ */
+async function recentCarts(kit: AdminKit, session: AdminSession): Promise<readonly CartChoice[] | null> {
+  if (!session.principal.permissions.has('orders.read')) return null;
+  const listed = await kit.act(session, 'carts.list', { limit: RECENT_CARTS });
+  return listed.ok ? (listed.value as { items: CartChoice[] }).items : null;
+}
+
 function summaries(rules: readonly StoredRule[], page: PageContext): RuleSummary[] {
   return rules
     .map((rule) => ({
@@ -81,7 +101,8 @@ function editorState(
     active: boolean;
     tree: TreeNode;
   },
-  more: Partial<Pick<EditorState, 'errors' | 'notice' | 'token' | 'preview'>> = {},
+  carts: readonly CartChoice[] | null,
+  more: Partial<Pick<EditorState, 'errors' | 'notice' | 'cartId' | 'token' | 'preview'>> = {},
 ): EditorState {
   return {
     id: rule.id,
@@ -96,6 +117,8 @@ function editorState(
     canWrite: session.principal.permissions.has('settings.write'),
     errors: more.errors ?? new Map(),
     notice: more.notice,
+    carts,
+    cartId: more.cartId ?? '',
     token: more.token ?? '',
     preview: more.preview,
   };
@@ -153,14 +176,20 @@ export const rulesArea: AdminArea = (app, kit) => {
         c,
         <RuleEditorPage
           page={page}
-          state={editorState(page, session, loaded.value, {
-            id: stored?.id ?? randomUUID(),
-            stored,
-            revision: stored?.revision ?? 0,
-            name: nameIn(stored?.data.name, page.t.locale),
-            active: stored?.active ?? true,
-            tree,
-          })}
+          state={editorState(
+            page,
+            session,
+            loaded.value,
+            {
+              id: stored?.id ?? randomUUID(),
+              stored,
+              revision: stored?.revision ?? 0,
+              name: nameIn(stored?.data.name, page.t.locale),
+              active: stored?.active ?? true,
+              tree,
+            },
+            await recentCarts(kit, session),
+          )}
         />,
       );
     }),
@@ -191,14 +220,16 @@ export const rulesArea: AdminArea = (app, kit) => {
     const name = (text(form, 'name') ?? nameIn(stored?.data.name, t.locale)).trim();
     const active = form.activeShown === undefined ? (stored?.active ?? true) : form.active === 'on';
     const token = (text(form, 'token') ?? '').trim();
+    const cartId = (text(form, 'cartId') ?? '').trim();
+    const carts = await recentCarts(kit, session);
     const op = text(form, 'op') ?? 'apply';
     const rule = { id, stored, revision, name, active, tree };
-    const show = (more: Parameters<typeof editorState>[4], status = 200) =>
+    const show = (more: Parameters<typeof editorState>[5], status = 200) =>
       kit.render(
         c,
         <RuleEditorPage
           page={page}
-          state={editorState(page, session, loaded.value, rule, { token, ...more })}
+          state={editorState(page, session, loaded.value, rule, carts, { cartId, token, ...more })}
         />,
         status,
       );
@@ -226,13 +257,11 @@ export const rulesArea: AdminArea = (app, kit) => {
           c,
           <RuleEditorPage
             page={page}
-            state={editorState(
-              page,
-              session,
-              loaded.value,
-              { ...rule, revision: actual },
-              { token, notice: { kind: 'warning', text: t.t('rules.stale', { actual }) } },
-            )}
+            state={editorState(page, session, loaded.value, { ...rule, revision: actual }, carts, {
+              cartId,
+              token,
+              notice: { kind: 'warning', text: t.t('rules.stale', { actual }) },
+            })}
           />,
           409,
         );
@@ -248,7 +277,8 @@ export const rulesArea: AdminArea = (app, kit) => {
     if (op === 'preview') {
       const previewed = await kit.act(session, 'automation.preview', {
         condition: tree,
-        ...(token === '' ? {} : { contextToken: token }),
+        // A filled token stands in for the chosen cart (one the list does not offer).
+        ...(token !== '' ? { contextToken: token } : cartId !== '' ? { cartId } : {}),
         explain: true,
       });
       if (!previewed.ok) {
