@@ -63,7 +63,17 @@ function browser(headers: Record<string, string> = {}) {
 /** The fields a browser would post from the page's channel form (inputs, textareas, checked boxes). */
 function formFields(html: string): Record<string, string> {
   const fields: Record<string, string> = {};
-  const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+  const decode = (text: string) =>
+    text
+      .replaceAll('&quot;', '"')
+      .replaceAll('&#39;', "'")
+      .replaceAll('&lt;', '<')
+      .replaceAll('&gt;', '>')
+      .replaceAll('&amp;', '&');
+  const attribute = (tag: string, name: string) => {
+    const found = new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+    return found === undefined ? undefined : decode(found);
+  };
   for (const [tag] of html.matchAll(/<input\s[^>]*>/g)) {
     const name = attribute(tag, 'name');
     if (!name) continue;
@@ -73,7 +83,13 @@ function formFields(html: string): Record<string, string> {
     } else fields[name] = attribute(tag, 'value') ?? '';
   }
   for (const match of html.matchAll(/<textarea id="[^"]+" name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) {
-    fields[match[1]!] = match[2]!;
+    fields[match[1]!] = decode(match[2]!);
+  }
+  // A select posts its selected option, else its first.
+  for (const match of html.matchAll(/<select\s[^>]*name="([^"]+)"[^>]*>(.*?)<\/select>/gs)) {
+    const options = [...match[2]!.matchAll(/<option value="([^"]*)"([^>]*)>/g)];
+    const chosen = options.find((option) => /\sselected=""/.test(option[2]!)) ?? options[0];
+    if (chosen) fields[match[1]!] = chosen[1]!;
   }
   return fields;
 }
@@ -511,5 +527,381 @@ describe('the channel form', () => {
     expect(notEnabled.html).toContain('The change was refused');
     const malformed = await b.request('GET', `/admin/settings/channels/${mainChannel}?language=%3Cscript%3E`);
     expect(malformed.status).toBe(404);
+  });
+});
+
+describe('the channel’s own fields, company identity, creating and deleting channels', () => {
+  type ChannelView = {
+    revision: number;
+    baseRevision: number;
+    channel: Record<string, unknown>;
+    overrides: Record<string, unknown>;
+    effective: Record<string, unknown>;
+    provenance: Record<string, string>;
+  };
+  const readOf = async (channelId: string) =>
+    (await staff('GET', `/api/merchant/commerce/channels/${channelId}`)).body as ChannelView;
+
+  /** A non-main channel made through the API (English and German names, English only). */
+  async function extraChannel(fields: Record<string, unknown> = {}) {
+    const main = await readOf(mainChannel);
+    const id = crypto.randomUUID();
+    const saved = await staff('PUT', `/api/merchant/commerce/channels/${id}`, {
+      revision: 0,
+      baseRevision: main.baseRevision,
+      channel: {
+        name: { en: 'Wholesale', de: 'Großhandel' },
+        mode: 'storefront',
+        paused: false,
+        private: false,
+        languages: ['en'],
+        domains: [],
+        ...fields,
+      },
+      overrides: {},
+    });
+    expect(saved.status).toBe(200);
+    return id;
+  }
+
+  it('edits the name in the UI language (others kept), mode, languages and domains; a bad URL is refused at its field', async () => {
+    const id = await extraChannel();
+    const b = browser({ 'accept-language': 'de-DE' });
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const path = `/admin/settings/channels/${id}`;
+    const page = await b.request('GET', path);
+    expect(page.html).toContain('Name des Kanals (Deutsch)');
+    const fields = formFields(page.html);
+    expect(fields['text:channel.name']).toBe('Großhandel');
+    expect(fields['choice:channel.mode']).toBe('storefront');
+    expect(fields['language:en']).toBe('on');
+    expect(fields['language:de']).toBeUndefined();
+    // Untouched: the channel's fields stay as they were.
+    const before = await readOf(id);
+    expect((await b.request('POST', path, fields)).status).toBe(303);
+    expect((await readOf(id)).channel).toEqual(before.channel);
+
+    const saved = await b.request('POST', path, {
+      ...formFields((await b.request('GET', path)).html),
+      'text:channel.name': 'Großhandel B2B',
+      'choice:channel.mode': 'headless',
+      'language:de': 'on',
+      'domain:0.url': 'https://b2b.example',
+      'domain:0.language': 'de',
+      'domain:0.currency': 'EUR',
+    });
+    expect(saved.status).toBe(303);
+    const read = await readOf(id);
+    expect(read.channel).toMatchObject({
+      name: { en: 'Wholesale', de: 'Großhandel B2B' },
+      mode: 'headless',
+      languages: ['de', 'en'],
+      domains: [{ url: 'https://b2b.example', language: 'de', currency: 'EUR' }],
+    });
+    expect(read.overrides).toEqual({});
+
+    // A second domain with a bad URL: refused at its field, entries kept, nothing changed.
+    const again = formFields((await b.request('GET', path)).html);
+    expect(again['domain:0.url']).toBe('https://b2b.example');
+    expect(again['domain:0.language']).toBe('de');
+    const bad = await b.request('POST', path, {
+      ...again,
+      'domain:1.url': 'not a url',
+      'domain:1.language': 'en',
+      'domain:1.currency': 'EUR',
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.html).toMatch(/id="f-domain-1-url"[^>]*value="not a url"[^>]*aria-invalid="true"/);
+    expect(bad.html).toMatch(/<p class="field-error" id="e-domain-1-url">[^<]*URL/);
+    expect((await readOf(id)).revision).toBe(read.revision);
+
+    // Remove the first domain; empty the German name (the English one stays).
+    const shown = formFields((await b.request('GET', path)).html);
+    const removed = await b.request('POST', path, {
+      ...shown,
+      'domain:0.remove': 'on',
+      'text:channel.name': '',
+    });
+    expect(removed.status).toBe(303);
+    expect((await readOf(id)).channel).toMatchObject({ name: { en: 'Wholesale' }, domains: [] });
+
+    // In English, emptying the last name is refused at the field.
+    const english = browser();
+    expect((await english.signIn({ token: h.shopA.token })).status).toBe(303);
+    const englishFields = formFields((await english.request('GET', path)).html);
+    const nameless = await english.request('POST', path, { ...englishFields, 'text:channel.name': ' ' });
+    expect(nameless.status).toBe(422);
+    expect(nameless.html).toContain('Give the channel a name.');
+    expect((await readOf(id)).channel.name).toEqual({ en: 'Wholesale' });
+    // No language left: the operation's refusal at the languages.
+    const { 'language:en': _en, 'language:de': _de, ...noLanguage } = englishFields;
+    const refused = await english.request('POST', path, noLanguage);
+    expect(refused.status).toBe(422);
+    expect(refused.html).toMatch(/<p class="field-error" id="e-channel-languages">/);
+    expect((await readOf(id)).channel.languages).toEqual(['de', 'en']);
+  });
+
+  it('overrides company fields one by one (text, list, address, an emptied one), resets one; a channel with overrides is not deleted', async () => {
+    expect(
+      (
+        await staff('PUT', '/api/company', {
+          revision: 0,
+          data: { name: 'Tea GmbH', vatId: 'DE123456789', phone: '+49 30 1234', city: 'Berlin' },
+        })
+      ).status,
+    ).toBe(200);
+    const id = await extraChannel();
+    const b = browser();
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const path = `/admin/settings/channels/${id}`;
+    const page = await b.request('GET', path);
+    const fields = formFields(page.html);
+    expect(fields['company:company.name']).toBe('Tea GmbH');
+    expect(fields['company:company.contact.address.city']).toBe('Berlin');
+    expect(page.html).toMatch(/for="f-company-legal-vatId">VAT ID<span class="badge inherited">inherited/);
+    // Untouched: no override.
+    expect((await b.request('POST', path, fields)).status).toBe(303);
+    expect((await readOf(id)).overrides).toEqual({});
+
+    const saved = await b.request('POST', path, {
+      ...formFields((await b.request('GET', path)).html),
+      'company:company.legal.vatId': 'ATU99999999',
+      'company:company.legal.managingDirectors': 'Ada Lovelace\r\n\r\n  Grace Hopper ',
+      'company:company.contact.address.street': 'Ring 1',
+      'company:company.contact.address.zipcode': '1010',
+      'company:company.contact.address.city': 'Wien',
+      'company:company.contact.address.country': 'at',
+      'company:company.contact.phone': '',
+    });
+    expect(saved.status).toBe(303);
+    const read = await readOf(id);
+    expect(read.overrides).toEqual({
+      company: {
+        legal: { vatId: 'ATU99999999', managingDirectors: ['Ada Lovelace', 'Grace Hopper'] },
+        contact: { phone: null, address: { street: 'Ring 1', zipcode: '1010', city: 'Wien', country: 'AT' } },
+      },
+    });
+    expect(read.provenance['/company/legal/vatId']).toBe('overridden');
+    expect(read.provenance['/company/name']).toBe('inherited');
+    const shown = await b.request('GET', path);
+    expect(shown.html).toMatch(/for="f-company-legal-vatId">VAT ID<span class="badge overridden">overridden/);
+    expect(shown.html).toMatch(/for="f-company-contact-phone">Phone<span class="badge removed">/);
+    expect(shown.html).toContain('Reset to inherited: VAT ID');
+    expect(formFields(shown.html)['company:company.legal.managingDirectors']).toBe(
+      'Ada Lovelace\nGrace Hopper',
+    );
+
+    // A text too long: refused at its field, the entry kept, nothing changed.
+    const long = await b.request('POST', path, {
+      ...formFields(shown.html),
+      'company:company.legal.vatId': 'x'.repeat(2001),
+    });
+    expect(long.status).toBe(422);
+    expect(long.html).toMatch(/<p class="field-error" id="e-company-legal-vatId">/);
+    expect(long.html).toContain(`value="${'x'.repeat(2001)}"`);
+    expect((await readOf(id)).overrides).toEqual(read.overrides);
+
+    // Reset the VAT ID: only that override goes.
+    const reset = await b.request('POST', path, { ...formFields(shown.html), reset: 'company.legal.vatId' });
+    expect(reset.status).toBe(303);
+    const after = await readOf(id);
+    expect(after.overrides).toEqual({
+      company: {
+        legal: { managingDirectors: ['Ada Lovelace', 'Grace Hopper'] },
+        contact: { phone: null, address: { street: 'Ring 1', zipcode: '1010', city: 'Wien', country: 'AT' } },
+      },
+    });
+    expect((after.effective.company as { legal: { vatId: string } }).legal.vatId).toBe('DE123456789');
+
+    // Its overrides keep it: the delete is refused with the operation's detail and what keeps it.
+    const current = await b.request('GET', path);
+    const refused = await b.request('POST', `${path}/delete`, {
+      csrf: b.csrfOf(current.html),
+      revision: String(after.revision),
+      confirm: 'on',
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain('The channel was not deleted: The channel is still in use');
+    expect(refused.html).toContain('Overridden settings: 1');
+    expect((await staff('GET', `/api/merchant/commerce/channels/${id}`)).status).toBe(200);
+  });
+
+  it('edits the shop’s company identity on the main channel (only changed fields), refuses a bad e-mail at its field and a stale save', async () => {
+    const b = browser();
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const path = `/admin/settings/channels/${mainChannel}`;
+    const page = await b.request('GET', path);
+    expect(page.html).not.toContain('company:company.name');
+    const stored = (await staff('GET', '/api/company')).body as {
+      data: Record<string, string>;
+      revision: number;
+    };
+    const fields = formFields(page.html);
+    expect(fields['basis:name']).toBe(stored.data.name);
+    expect(fields.companyRevision).toBe(String(stored.revision));
+    const action = `${path}/company`;
+    // Untouched: nothing saved.
+    expect((await b.request('POST', action, fields)).status).toBe(303);
+    expect(((await staff('GET', '/api/company')).body as { revision: number }).revision).toBe(
+      stored.revision,
+    );
+
+    const bad = await b.request('POST', action, { ...fields, 'basis:email': 'no-address' });
+    expect(bad.status).toBe(422);
+    expect(bad.html).toMatch(/id="f-basis-email"[^>]*aria-invalid="true"/);
+    expect(bad.html).toMatch(/<p class="field-error" id="e-basis-email">expected an email address/);
+    expect(bad.html).toContain('value="no-address"');
+
+    // Someone else saves meanwhile: the form's fields only, over what is stored now.
+    expect(
+      (
+        await staff('PUT', '/api/company', {
+          revision: stored.revision,
+          data: { ...stored.data, bankName: 'Teabank' },
+        })
+      ).status,
+    ).toBe(200);
+    const stale = await b.request('POST', action, { ...fields, 'basis:email': 'shop@tea.example' });
+    expect(stale.status).toBe(409);
+    expect(stale.html).toContain('Someone else saved the company identity first');
+    const fresh = formFields((await b.request('GET', path)).html);
+    const saved = await b.request('POST', action, {
+      ...fresh,
+      'basis:email': 'shop@tea.example',
+      'basis:phone': '',
+    });
+    expect(saved.status).toBe(303);
+    expect(saved.location).toMatch(/companySaved=\d+$/);
+    const { data } = (await staff('GET', '/api/company')).body as { data: Record<string, string> };
+    const { phone: _, ...rest } = stored.data;
+    expect(data).toEqual({ ...rest, bankName: 'Teabank', email: 'shop@tea.example' });
+  });
+
+  it('creates a channel from the settings page and deletes it; refuses a nameless one and deleting the main channel', async () => {
+    const b = browser();
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const list = await b.request('GET', '/admin/settings');
+    expect(list.html).toContain('New sales channel');
+    const csrf = b.csrfOf(list.html);
+    const nameless = await b.request('POST', '/admin/settings/channels', {
+      csrf,
+      'text:channel.name': '',
+      'choice:channel.mode': 'headless',
+      'language:de': 'on',
+    });
+    expect(nameless.status).toBe(422);
+    expect(nameless.html).toMatch(/<p class="field-error" id="e-channel-name">Give the channel a name/);
+    const noLanguage = await b.request('POST', '/admin/settings/channels', {
+      csrf,
+      'text:channel.name': 'Outlet',
+    });
+    expect(noLanguage.status).toBe(422);
+    expect(noLanguage.html).toMatch(/<p class="field-error" id="e-channel-languages">/);
+    expect(noLanguage.html).toContain('value="Outlet"');
+    const before = ((await staff('GET', '/api/automation')).body.channels as unknown[]).length;
+
+    const created = await b.request('POST', '/admin/settings/channels', {
+      csrf,
+      'text:channel.name': 'Outlet',
+      'choice:channel.mode': 'headless',
+      'language:de': 'on',
+    });
+    expect(created.status).toBe(303);
+    const id = /\/admin\/settings\/channels\/([0-9a-f-]{36})\?saved=1$/.exec(created.location ?? '')?.[1];
+    expect(id).toBeDefined();
+    const read = await readOf(id!);
+    expect(read.revision).toBe(1);
+    expect(read.channel).toMatchObject({
+      name: { en: 'Outlet' },
+      mode: 'headless',
+      languages: ['de'],
+      domains: [],
+    });
+    expect(((await staff('GET', '/api/automation')).body.channels as unknown[]).length).toBe(before + 1);
+
+    const page = await b.request('GET', `/admin/settings/channels/${id}`);
+    expect(page.html).toContain('Delete this channel');
+    const unconfirmed = await b.request('POST', `/admin/settings/channels/${id}/delete`, {
+      csrf: b.csrfOf(page.html),
+      revision: '1',
+    });
+    expect(unconfirmed.status).toBe(422);
+    expect((await staff('GET', `/api/merchant/commerce/channels/${id}`)).status).toBe(200);
+    const deleted = await b.request('POST', `/admin/settings/channels/${id}/delete`, {
+      csrf: b.csrfOf(page.html),
+      revision: '1',
+      confirm: 'on',
+    });
+    expect(deleted.status).toBe(303);
+    expect(deleted.location).toBe('/admin/settings?deleted=1');
+    expect((await staff('GET', `/api/merchant/commerce/channels/${id}`)).status).toBe(404);
+    expect((await b.request('GET', '/admin/settings?deleted=1')).html).toContain('The channel was deleted.');
+
+    // The main channel has no delete form; a forged post gets the operation's refusal.
+    const main = await b.request('GET', `/admin/settings/channels/${mainChannel}`);
+    expect(main.html).not.toContain('Delete this channel');
+    const refused = await b.request('POST', `/admin/settings/channels/${mainChannel}/delete`, {
+      csrf: b.csrfOf(main.html),
+      revision: String((await readOf(mainChannel)).revision),
+      confirm: 'on',
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain('The main channel cannot be deleted');
+  });
+
+  it('shows a reader the own fields and company identity as text, with no create or delete form', async () => {
+    const token = await h.readerToken('settings-reader@tea.example');
+    const b = browser();
+    expect((await b.signIn({ token })).status).toBe(303);
+    const list = await b.request('GET', '/admin/settings');
+    expect(list.status).toBe(200);
+    expect(list.html).not.toContain('New sales channel');
+    const id = await extraChannel({
+      domains: [{ url: 'https://read.example', language: 'en', currency: 'EUR' }],
+    });
+    const page = await b.request('GET', `/admin/settings/channels/${id}`);
+    expect(page.status).toBe(200);
+    expect(page.html).not.toMatch(/<input[^>]*name="(text|company|domain|basis):/);
+    expect(page.html).not.toContain('Delete this channel');
+    expect(page.html).toContain('https://read.example (English, EUR)');
+    expect(page.html).toMatch(/VAT ID: DE123456789<span class="badge inherited">/);
+    const forged = await b.request('POST', '/admin/settings/channels', {
+      csrf: b.csrfOf(page.html),
+      'text:channel.name': 'Nope',
+      'language:en': 'on',
+    });
+    expect(forged.status).toBe(403);
+  });
+
+  it('names countries and subdivisions in the content language, marking each one it lacks', async () => {
+    const countries = (await staff('GET', '/api/basis/countries')).body.items as {
+      code: string;
+      revision: number;
+    }[];
+    const germany = countries.find((country) => country.code === 'DE')!;
+    expect(
+      (
+        await staff('PUT', '/api/basis/countries/DE', {
+          revision: germany.revision,
+          translations: { en: { name: 'Germany' }, de: { name: 'Deutschland' } },
+          subdivisions: [
+            { code: 'DE-BY', translations: { en: { name: 'Bavaria' }, de: { name: 'Bayern' } } },
+            { code: 'DE-BE', translations: { en: { name: 'Berlin' } } },
+          ],
+          active: true,
+        })
+      ).status,
+    ).toBe(200);
+    const b = browser();
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const german = (await b.request('GET', `/admin/settings/channels/${mainChannel}?language=de`)).html;
+    expect(german).toMatch(/<label for="f-country-DE" lang="de">Deutschland \(DE\)<\/label><\/div>/);
+    expect(german).toContain('<li data-subdivision="DE-BY"><span lang="de">Bayern</span></li>');
+    expect(german).toMatch(
+      /<li data-subdivision="DE-BE"><span lang="en">Berlin<\/span><span class="badge fallback">/,
+    );
+    const english = (await b.request('GET', `/admin/settings/channels/${mainChannel}?language=en`)).html;
+    expect(english).toContain('<li data-subdivision="DE-BY"><span lang="en">Bavaria</span></li>');
+    expect(english).toContain('<li data-subdivision="DE-BE"><span lang="en">Berlin</span></li>');
   });
 });

@@ -3,6 +3,8 @@
 // Everything here reads the operation's own answer (`merchant.commerce.read`), so the page shows
 // exactly what the API says (decisions 0020, 0023, 0029, 0047).
 
+import { resolveTranslated } from '@cartwright/commerce';
+
 export type Provenance = 'inherited' | 'overridden' | 'removed';
 
 /** The channel as `merchant.commerce.read` answers it (the fields this form uses). */
@@ -173,13 +175,25 @@ export type BasisCountries = Record<
   }
 >;
 
-/** Whether `translations` has a name in `language` or in its base language (de for de-CH). */
+/**
+ * Whether the name a reader sees in `language` is that language's own: it resolves (as the
+ * operation's view does, `resolveTranslated`) to `language` or a form of it (de for de-CH), not to
+ * the main language's fallback. An explicit empty name counts as the language's own, as it does
+ * there.
+ */
 function hasName(
   translations: Record<string, { name?: string | null } | undefined> | undefined,
   language: string,
+  mainLanguage: string,
 ) {
-  const base = language.split('-')[0]!;
-  return Boolean(translations?.[language]?.name || translations?.[base]?.name);
+  const resolved = resolveTranslated(
+    (translations ?? {}) as Parameters<typeof resolveTranslated>[0],
+    'name',
+    language,
+    mainLanguage,
+  );
+  if (!resolved) return false;
+  return resolved.language === language || language.startsWith(`${resolved.language}-`);
 }
 
 /** The channel's delivery countries: every basis country in the content language (nested names too). */
@@ -206,13 +220,14 @@ export function deliveryOf(read: ChannelRead, basis: BasisCountries = {}): Deliv
       .map((code) => ({
         code,
         name: countries[code]?.name ?? code,
-        translated: hasName(basis[code]?.translations, read.language),
+        translated: hasName(basis[code]?.translations, read.language, read.mainLanguage),
         subdivisions: (countries[code]?.subdivisions ?? []).map((subdivision) => ({
           code: subdivision.code,
           name: subdivision.name ?? subdivision.code,
           translated: hasName(
             basis[code]?.subdivisions?.find((candidate) => candidate.code === subdivision.code)?.translations,
             read.language,
+            read.mainLanguage,
           ),
         })),
         chosen: chosen === null || chosen === undefined || chosen.includes(code),
@@ -308,11 +323,113 @@ export function ownSwitchesOf(read: ChannelRead): Record<OwnSwitch, boolean> {
   return { paused: read.channel.paused === true, private: read.channel.private === true };
 }
 
+export const MODES = ['storefront', 'headless'] as const;
+export type Mode = (typeof MODES)[number];
+
+/** A domain of the channel: where its storefront answers, in which language and currency. */
+export interface Domain {
+  readonly url: string;
+  readonly language: string;
+  readonly currency: string;
+}
+
+/** Domains as one comparable text (`was:channel.domains`). */
+export function domainsText(domains: readonly Domain[]): string {
+  return JSON.stringify(domains.map((domain) => [domain.url, domain.language, domain.currency]));
+}
+
+/** The most domain rows a form posts (the operation allows 20; one more is the blank row). */
+export const DOMAIN_ROWS = 21;
+
+/**
+ * The channel's own fields the form edits besides the switches: its name in the UI language (a
+ * TranslatedName: the other languages' names stay), mode, languages and domains. The main
+ * channel's languages are the shop's (read only).
+ */
+export interface OwnFields {
+  readonly names: Readonly<Record<string, string>>;
+  /** The name in the UI language ('' when it has none there). */
+  readonly name: string;
+  readonly mode: Mode;
+  readonly languages: readonly string[];
+  readonly domains: readonly Domain[];
+  /** The shop's enabled languages (what a channel may choose among). */
+  readonly shopLanguages: readonly string[];
+}
+
+export function ownFieldsOf(read: ChannelRead, locale: string): OwnFields {
+  const names = (read.channel.name ?? {}) as Record<string, string>;
+  const languages = (read.effective.languages ?? {}) as Record<string, { active?: boolean }>;
+  return {
+    names,
+    name: names[locale] ?? '',
+    mode: read.channel.mode === 'headless' ? 'headless' : 'storefront',
+    languages: Array.isArray(read.channel.languages) ? (read.channel.languages as string[]) : [],
+    domains: Array.isArray(read.channel.domains) ? (read.channel.domains as Domain[]) : [],
+    shopLanguages: Object.keys(languages)
+      .filter((code) => languages[code]?.active === true)
+      .sort(),
+  };
+}
+
+/** The own fields a posted form changed (absent: unchanged). */
+export interface OwnChanges {
+  readonly name?: string;
+  readonly mode?: Mode;
+  readonly languages?: readonly string[];
+  readonly domains?: readonly Domain[];
+}
+
+/** The domain rows of a posted form in their order: rows marked for removal and blank rows left out. */
+export function postedDomains(body: Record<string, unknown>): Domain[] {
+  const rows: Domain[] = [];
+  for (let index = 0; index < DOMAIN_ROWS; index++) {
+    const field = (name: string) => {
+      const value = body[`domain:${index}.${name}`];
+      return typeof value === 'string' ? value.trim() : '';
+    };
+    if (body[`domain:${index}.remove`] === 'on') continue;
+    const url = field('url');
+    if (url === '') continue;
+    rows.push({ url: url.slice(0, 2000), language: field('language'), currency: field('currency') });
+  }
+  return rows;
+}
+
+function ownChanges(body: Record<string, unknown>, own: OwnFields, isMain: boolean): OwnChanges {
+  const changes: { -readonly [K in keyof OwnChanges]: OwnChanges[K] } = {};
+  const name = body['text:channel.name'];
+  if (typeof name === 'string' && typeof body['was:channel.name'] === 'string') {
+    if (name.trim() !== body['was:channel.name']) changes.name = name.trim().slice(0, 200);
+  }
+  const mode = body['choice:channel.mode'];
+  if (
+    typeof mode === 'string' &&
+    mode !== body['was:channel.mode'] &&
+    (MODES as readonly string[]).includes(mode)
+  )
+    changes.mode = mode as Mode;
+  if (!isMain && typeof body['was:channel.languages'] === 'string') {
+    const chosen = own.shopLanguages.filter((code) => body[`language:${code}`] === 'on');
+    if (chosen.join(',') !== body['was:channel.languages']) changes.languages = chosen;
+  }
+  if (typeof body['was:channel.domains'] === 'string') {
+    const rows = postedDomains(body);
+    if (domainsText(rows) !== body['was:channel.domains']) changes.domains = rows;
+  }
+  return changes;
+}
+
 /**
  * The channel's own fields as a save sends them: as read (the main channel sends no languages),
- * with the form's changed switches.
+ * with the form's changes (the name in `locale`, other languages' names kept; an emptied name is
+ * removed in that language).
  */
-export function channelFieldsOf(read: ChannelRead, changes?: FormChanges): Record<string, unknown> {
+export function channelFieldsOf(
+  read: ChannelRead,
+  changes?: FormChanges,
+  locale?: string,
+): Record<string, unknown> {
   const keep = ['name', 'mode', 'paused', 'private', 'languages', 'domains', 'catalog', 'navigation'];
   const fields: Record<string, unknown> = {};
   for (const key of keep) {
@@ -323,7 +440,207 @@ export function channelFieldsOf(read: ChannelRead, changes?: FormChanges): Recor
     const changed = changes?.switches.get(`channel.${name}`);
     if (changed !== undefined) fields[name] = changed;
   }
+  const own = changes?.own;
+  if (own?.name !== undefined && locale) {
+    const names = { ...((read.channel.name ?? {}) as Record<string, string>) };
+    if (own.name === '') delete names[locale];
+    else names[locale] = own.name;
+    fields.name = names;
+  }
+  if (own?.mode) fields.mode = own.mode;
+  if (own?.languages && !read.isMain) fields.languages = [...own.languages];
+  if (own?.domains) fields.domains = own.domains.map((domain) => ({ ...domain }));
   return fields;
+}
+
+/** How a company value is typed and edited. */
+export type CompanyKind = 'text' | 'long' | 'list' | 'address' | 'email' | 'url' | 'tel';
+
+/** The parts of an address (one value: a street without its city means nothing). */
+export const ADDRESS_PARTS = ['street', 'zipcode', 'city', 'country'] as const;
+
+/**
+ * The company identity a channel overrides field by field (CHANNEL_SETTINGS_SHAPE's `company`
+ * record, `@cartwright/settings-inheritance`): name, legal, contact, bank, logos.
+ */
+export const COMPANY_FIELDS: readonly { readonly key: string; readonly kind: CompanyKind }[] = [
+  { key: 'company.name', kind: 'text' },
+  { key: 'company.legal.companyName', kind: 'text' },
+  { key: 'company.legal.legalForm', kind: 'text' },
+  { key: 'company.legal.vatId', kind: 'text' },
+  { key: 'company.legal.taxNumber', kind: 'text' },
+  { key: 'company.legal.registrationNumber', kind: 'text' },
+  { key: 'company.legal.registrationCourt', kind: 'text' },
+  { key: 'company.legal.managingDirectors', kind: 'list' },
+  { key: 'company.legal.legalNotice', kind: 'long' },
+  { key: 'company.contact.email', kind: 'email' },
+  { key: 'company.contact.phone', kind: 'tel' },
+  { key: 'company.contact.website', kind: 'url' },
+  { key: 'company.contact.address', kind: 'address' },
+  { key: 'company.bank.bankName', kind: 'text' },
+  { key: 'company.bank.iban', kind: 'text' },
+  { key: 'company.bank.bic', kind: 'text' },
+  { key: 'company.logos.light', kind: 'url' },
+  { key: 'company.logos.dark', kind: 'url' },
+];
+
+/** The groups of the company fields, in order (`company.<group>.…`; the name stands alone). */
+export const COMPANY_GROUPS = ['name', 'legal', 'contact', 'bank', 'logos'] as const;
+
+/** One company field of a channel: the effective value, as the form writes it, and its provenance. */
+export interface CompanyField {
+  readonly key: string;
+  readonly kind: CompanyKind;
+  readonly group: (typeof COMPANY_GROUPS)[number];
+  /** The effective value as form text (a list one entry per line, an address as `addressText`). */
+  readonly text: string;
+  /** An address's parts. */
+  readonly parts: Readonly<AddressParts>;
+  /** inherited / overridden, or `removed` when the channel overrides it with no value; undefined: set nowhere. */
+  readonly provenance: Provenance | undefined;
+}
+
+function valueAt(root: unknown, path: readonly string[]): unknown {
+  let value = root;
+  for (const part of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+/** An address as one comparable text: its parts in order. */
+export function addressText(parts: Readonly<Record<string, string>>): string {
+  return JSON.stringify(ADDRESS_PARTS.map((part) => parts[part] ?? ''));
+}
+
+type AddressParts = Record<(typeof ADDRESS_PARTS)[number], string>;
+
+function companyText(kind: CompanyKind, value: unknown): { text: string; parts: AddressParts } {
+  const parts: AddressParts = { street: '', zipcode: '', city: '', country: '' };
+  if (kind === 'address') {
+    if (value !== null && typeof value === 'object') {
+      for (const part of ADDRESS_PARTS) {
+        const found = (value as Record<string, unknown>)[part];
+        if (typeof found === 'string') parts[part] = found;
+      }
+    }
+    return { text: addressText(parts), parts };
+  }
+  if (kind === 'list') {
+    const lines = Array.isArray(value) ? value.filter((line) => typeof line === 'string') : [];
+    return { text: typeof value === 'string' ? value : lines.join('\n'), parts };
+  }
+  return { text: typeof value === 'string' ? value : '', parts };
+}
+
+/** The channel's company fields: the effective value of each with its provenance. */
+export function companyFieldsOf(read: ChannelRead): CompanyField[] {
+  return COMPANY_FIELDS.map(({ key, kind }) => {
+    const path = key.split('.');
+    const value = valueAt(read.effective, path);
+    const provenance = read.provenance[`/${path.join('/')}`];
+    const group = path.length === 2 ? 'name' : (path[1] as CompanyField['group']);
+    return {
+      key,
+      kind,
+      group,
+      ...companyText(kind, value),
+      provenance: provenance === 'overridden' && value === null ? 'removed' : provenance,
+    };
+  });
+}
+
+/** A posted company field as form text (comparable with `was:`) and as the value to store. */
+export function postedCompanyValue(
+  body: Record<string, unknown>,
+  key: string,
+  kind: CompanyKind,
+): { text: string; value: unknown } | undefined {
+  if (kind === 'address') {
+    const parts: Record<string, string> = {};
+    for (const part of ADDRESS_PARTS) {
+      const posted = body[`company:${key}.${part}`];
+      if (typeof posted !== 'string') return undefined;
+      parts[part] = part === 'country' ? posted.trim().toUpperCase() : posted.trim();
+    }
+    const set = Object.fromEntries(Object.entries(parts).filter(([, part]) => part !== ''));
+    return { text: addressText(parts), value: Object.keys(set).length === 0 ? null : set };
+  }
+  const posted = body[`company:${key}`];
+  if (typeof posted !== 'string') return undefined;
+  if (kind === 'list') {
+    const lines = posted
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
+    return { text: lines.join('\n'), value: lines.length === 0 ? null : lines };
+  }
+  const text = kind === 'long' ? posted.replace(/\r\n/g, '\n') : posted.trim();
+  return { text, value: text === '' ? null : text };
+}
+
+/** The company fields a posted form changed: key → the value to override with (null: none in this channel). */
+function companyChanges(body: Record<string, unknown>): Map<string, unknown> {
+  const changed = new Map<string, unknown>();
+  for (const { key, kind } of COMPANY_FIELDS) {
+    const was = body[`was:${key}`];
+    if (typeof was !== 'string') continue;
+    const posted = postedCompanyValue(body, key, kind);
+    if (posted && posted.text !== was) changed.set(key, posted.value);
+  }
+  return changed;
+}
+
+/** The shop's company identity (`company.get` / `company.save`): stored flat, the basis every channel inherits. */
+export const BASIS_COMPANY_FIELDS: readonly {
+  readonly name: string;
+  readonly kind: CompanyKind;
+  /** The channel field it fills (`company.contact.address` for the address parts). */
+  readonly channelKey: string;
+}[] = [
+  { name: 'name', kind: 'text', channelKey: 'company.name' },
+  { name: 'street', kind: 'text', channelKey: 'company.contact.address' },
+  { name: 'zipcode', kind: 'text', channelKey: 'company.contact.address' },
+  { name: 'city', kind: 'text', channelKey: 'company.contact.address' },
+  { name: 'country', kind: 'text', channelKey: 'company.contact.address' },
+  { name: 'vatId', kind: 'text', channelKey: 'company.legal.vatId' },
+  { name: 'taxNumber', kind: 'text', channelKey: 'company.legal.taxNumber' },
+  { name: 'legalNotice', kind: 'long', channelKey: 'company.legal.legalNotice' },
+  { name: 'email', kind: 'email', channelKey: 'company.contact.email' },
+  { name: 'phone', kind: 'tel', channelKey: 'company.contact.phone' },
+  { name: 'website', kind: 'url', channelKey: 'company.contact.website' },
+  { name: 'bankName', kind: 'text', channelKey: 'company.bank.bankName' },
+  { name: 'iban', kind: 'text', channelKey: 'company.bank.iban' },
+  { name: 'bic', kind: 'text', channelKey: 'company.bank.bic' },
+];
+
+/**
+ * The company identity after a posted basis form: only fields whose value changed since the form
+ * was rendered (`was:basis.<name>`) are written over the stored data; an emptied one is removed.
+ */
+export function basisCompanyAfter(
+  stored: Record<string, string> | null,
+  body: Record<string, unknown>,
+): { data: Record<string, string>; changed: string[] } {
+  const data = { ...(stored ?? {}) };
+  const changed: string[] = [];
+  for (const { name, kind } of BASIS_COMPANY_FIELDS) {
+    const was = body[`was:basis.${name}`];
+    const posted = body[`basis:${name}`];
+    if (typeof was !== 'string' || typeof posted !== 'string') continue;
+    const text =
+      kind === 'long'
+        ? posted.replace(/\r\n/g, '\n')
+        : name === 'country'
+          ? posted.trim().toUpperCase()
+          : posted.trim();
+    if (text === was) continue;
+    changed.push(name);
+    if (text === '') delete data[name];
+    else data[name] = text;
+  }
+  return { data, changed };
 }
 
 /** What a posted form asks: changed texts, switches and delivery countries, and what to reset. */
@@ -339,6 +656,10 @@ export interface FormChanges {
   /** Amounts and rates that are no number (field names), when any. */
   readonly invalid: readonly string[];
   readonly reset: ReadonlySet<string>;
+  /** The channel's own fields that changed (name, mode, languages, domains). */
+  readonly own: OwnChanges;
+  /** Changed company fields (`company.…` key → override value; null: none in this channel). */
+  readonly company: ReadonlyMap<string, unknown>;
 }
 
 /**
@@ -351,6 +672,7 @@ export function formChanges(
   delivery: DeliveryChoice,
   locale: string,
   rateFields: readonly RateField[] = [],
+  own?: { readonly fields: OwnFields; readonly isMain: boolean },
 ): FormChanges {
   const set = new Map<string, string>();
   const switches = new Map<string, boolean>();
@@ -414,9 +736,20 @@ export function formChanges(
     const joined = chosen.map((country) => country.code).join(',');
     if (joined !== was) countries = chosen.map((country) => country.code);
   }
+  for (const { key } of COMPANY_FIELDS) known.add(key);
   const reset =
     typeof body.reset === 'string' && known.has(body.reset) ? new Set([body.reset]) : new Set<string>();
-  return { set, switches, delivery: countries, prices, rates, invalid, reset };
+  return {
+    set,
+    switches,
+    delivery: countries,
+    prices,
+    rates,
+    invalid,
+    reset,
+    own: own ? ownChanges(body, own.fields, own.isMain) : {},
+    company: companyChanges(body),
+  };
 }
 
 function objectAt(parent: Record<string, unknown>, key: string): Record<string, unknown> {
@@ -487,8 +820,19 @@ export function overridesAfter(read: ChannelRead, changes: FormChanges): Record<
     const [area, id] = key.split('.') as [TextArea, string];
     objectAt(objectAt(overrides, area), id).prices = rows.map((row) => ({ ...row }));
   }
+  for (const [key, value] of changes.company) {
+    const path = key.split('.');
+    let parent = overrides;
+    for (const part of path.slice(0, -1)) parent = objectAt(parent, part);
+    parent[path.at(-1)!] = value;
+  }
   for (const key of changes.reset) {
-    if (key.startsWith('taxRates.')) {
+    if (key.startsWith('company.')) {
+      const path = key.split('.');
+      const parent = valueAt(overrides, path.slice(0, -1)) as Record<string, unknown> | undefined;
+      if (parent && typeof parent === 'object') delete parent[path.at(-1)!];
+      prune(overrides, path.slice(0, -1));
+    } else if (key.startsWith('taxRates.')) {
       const [, classId, place] = key.split('.') as [string, string, string];
       const rates = (overrides.taxRates as Record<string, { rates?: Record<string, unknown> }> | undefined)?.[
         classId
@@ -516,8 +860,20 @@ export function renderedValues(
   delivery: DeliveryChoice,
   own: Record<OwnSwitch, boolean>,
   rateFields: readonly RateField[] = [],
+  more: {
+    readonly fields?: OwnFields;
+    readonly isMain?: boolean;
+    readonly company?: readonly CompanyField[];
+  } = {},
 ): Map<string, string> {
   const values = new Map<string, string>();
+  if (more.fields) {
+    values.set('channel.name', more.fields.name);
+    values.set('channel.mode', more.fields.mode);
+    if (!more.isMain) values.set('channel.languages', more.fields.languages.join(','));
+    values.set('channel.domains', domainsText(more.fields.domains));
+  }
+  for (const field of more.company ?? []) values.set(field.key, field.text);
   for (const field of rateFields) values.set(field.key, String(field.value));
   for (const name of OWN_SWITCHES) values.set(`channel.${name}`, String(own[name]));
   for (const entry of entries) {

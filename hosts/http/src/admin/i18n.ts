@@ -96,6 +96,50 @@ const en = {
   'empty.text': '(empty)',
   'value.yes': 'yes',
   'value.no': 'no',
+  'field.channelName': 'Name of the channel ({language})',
+  'field.mode': 'Mode',
+  'mode.label':
+    '{mode, select, headless {Headless: only the API, for your own front end} other {Storefront: Cartwright serves the shop pages}}',
+  'field.languages': 'Languages of the channel',
+  'field.languagesOf': 'Languages of the channel: {languages}',
+  'field.languagesMain': 'The main channel uses the shop’s languages: {languages}',
+  'field.domains': 'Domains',
+  'domain.row': 'Domain {number}',
+  'domain.new': 'Add a domain',
+  'domain.newHint': 'Fill in the address to add a domain; leave it empty to add none.',
+  'domain.url': 'Address (URL)',
+  'domain.language': 'Language',
+  'domain.currency': 'Currency',
+  'domain.remove': 'Remove this domain',
+  'domain.none': 'No domains yet.',
+  'error.nameRequired': 'Give the channel a name.',
+  'error.fields':
+    '{count, plural, one {A field was refused} other {# fields were refused}}: see the marked fields. Nothing was saved.',
+  'error.confirm': 'Tick the box to confirm the deletion. Nothing was deleted.',
+  'channel.company': 'Company identity',
+  'company.overridesHint':
+    'Inherited from the shop field by field. A field you change here applies to this channel only; empty it to show none in this channel.',
+  'company.basisHint':
+    'The shop’s company identity, printed on documents: every channel inherits it field by field. It is saved on its own.',
+  'company.group': '{group, select, name {Name} legal {Legal} contact {Contact} bank {Bank} other {Logos}}',
+  'company.field':
+    '{field, select, name {Company name} companyName {Legal company name} legalForm {Legal form} vatId {VAT ID} taxNumber {Tax number} registrationNumber {Registration number} registrationCourt {Registration court} managingDirectors {Managing directors} legalNotice {Legal notice} email {E-mail} phone {Phone} website {Website} address {Address} bankName {Bank name} iban {IBAN} bic {BIC} light {Logo on light background (URL)} dark {Logo on dark background (URL)} street {Street} zipcode {Postcode} city {City} country {Country (ISO code, e.g. DE)} other {{field}}}',
+  'company.listHint': 'One per line.',
+  'company.notSet': '(not set)',
+  'company.save': 'Save company identity',
+  'company.saved': 'Saved: the company identity is at revision {revision}.',
+  'company.stale':
+    'Someone else saved the company identity first. Nothing was saved; your entries are kept below: check them and save again.',
+  'settings.create': 'New sales channel',
+  'settings.createSubmit': 'Create channel',
+  'settings.deleted': 'The channel was deleted.',
+  'channel.delete': 'Delete this channel',
+  'channel.deleteHint':
+    'Only a channel nothing uses can be deleted: no customers, carts, orders, product visibilities, overridden settings, and no rule, flow or promotion naming it. Otherwise pause it or make it private.',
+  'channel.deleteConfirm': 'Yes, delete {name} for good',
+  'channel.deleteRefused': 'The channel was not deleted: {detail}',
+  'channel.blocker':
+    '{kind, select, customers {Customers} carts {Carts} orders {Orders} product_visibility {Products with a visibility for it} overrides {Overridden settings} other {Rules, flows or promotions naming it}}: {count}',
 } as const;
 
 /** A complete set of catalogs for the messages `E` (each area of the admin declares one). */
@@ -205,6 +249,51 @@ const core = {
     'empty.text': '(leer)',
     'value.yes': 'ja',
     'value.no': 'nein',
+    'field.channelName': 'Name des Kanals ({language})',
+    'field.mode': 'Modus',
+    'mode.label':
+      '{mode, select, headless {Headless: nur die API, für Ihr eigenes Frontend} other {Storefront: Cartwright liefert die Shop-Seiten aus}}',
+    'field.languages': 'Sprachen des Kanals',
+    'field.languagesOf': 'Sprachen des Kanals: {languages}',
+    'field.languagesMain': 'Der Hauptkanal verwendet die Sprachen des Shops: {languages}',
+    'field.domains': 'Domains',
+    'domain.row': 'Domain {number}',
+    'domain.new': 'Domain hinzufügen',
+    'domain.newHint': 'Adresse ausfüllen, um eine Domain hinzuzufügen; leer lassen, um keine hinzuzufügen.',
+    'domain.url': 'Adresse (URL)',
+    'domain.language': 'Sprache',
+    'domain.currency': 'Währung',
+    'domain.remove': 'Diese Domain entfernen',
+    'domain.none': 'Noch keine Domains.',
+    'error.nameRequired': 'Geben Sie dem Kanal einen Namen.',
+    'error.fields':
+      '{count, plural, one {Ein Feld wurde abgelehnt} other {# Felder wurden abgelehnt}}: siehe die markierten Felder. Nichts wurde gespeichert.',
+    'error.confirm': 'Setzen Sie das Häkchen, um das Löschen zu bestätigen. Nichts wurde gelöscht.',
+    'channel.company': 'Firmenangaben',
+    'company.overridesHint':
+      'Feldweise vom Shop geerbt. Ein hier geändertes Feld gilt nur für diesen Kanal; leeren Sie es, um in diesem Kanal keinen Wert zu zeigen.',
+    'company.basisHint':
+      'Die Firmenangaben des Shops, gedruckt auf Belegen: Jeder Kanal erbt sie feldweise. Sie werden für sich gespeichert.',
+    'company.group':
+      '{group, select, name {Name} legal {Rechtliches} contact {Kontakt} bank {Bank} other {Logos}}',
+    'company.field':
+      '{field, select, name {Firmenname} companyName {Rechtlicher Firmenname} legalForm {Rechtsform} vatId {USt-IdNr.} taxNumber {Steuernummer} registrationNumber {Registernummer} registrationCourt {Registergericht} managingDirectors {Geschäftsführung} legalNotice {Rechtlicher Hinweis} email {E-Mail} phone {Telefon} website {Website} address {Anschrift} bankName {Bank} iban {IBAN} bic {BIC} light {Logo auf hellem Hintergrund (URL)} dark {Logo auf dunklem Hintergrund (URL)} street {Straße} zipcode {Postleitzahl} city {Ort} country {Land (ISO-Code, z. B. DE)} other {{field}}}',
+    'company.listHint': 'Einer pro Zeile.',
+    'company.notSet': '(nicht gesetzt)',
+    'company.save': 'Firmenangaben speichern',
+    'company.saved': 'Gespeichert: Die Firmenangaben haben jetzt Revision {revision}.',
+    'company.stale':
+      'Jemand anderes hat die Firmenangaben zuerst gespeichert. Nichts wurde gespeichert; Ihre Eingaben stehen unten: Prüfen Sie sie und speichern Sie erneut.',
+    'settings.create': 'Neuer Verkaufskanal',
+    'settings.createSubmit': 'Kanal anlegen',
+    'settings.deleted': 'Der Kanal wurde gelöscht.',
+    'channel.delete': 'Diesen Kanal löschen',
+    'channel.deleteHint':
+      'Nur ein Kanal, den nichts verwendet, kann gelöscht werden: keine Kunden, Warenkörbe, Bestellungen, Produktsichtbarkeiten, überschriebenen Einstellungen und keine Regel, kein Ablauf und keine Aktion, die ihn nennt. Sonst pausieren Sie ihn oder machen ihn privat.',
+    'channel.deleteConfirm': 'Ja, {name} endgültig löschen',
+    'channel.deleteRefused': 'Der Kanal wurde nicht gelöscht: {detail}',
+    'channel.blocker':
+      '{kind, select, customers {Kunden} carts {Warenkörbe} orders {Bestellungen} product_visibility {Produkte mit einer Sichtbarkeit für ihn} overrides {Überschriebene Einstellungen} other {Regeln, Abläufe oder Aktionen, die ihn nennen}}: {count}',
   },
   es: {
     appName: 'Administración de Cartwright',
@@ -297,6 +386,51 @@ const core = {
     'empty.text': '(vacío)',
     'value.yes': 'sí',
     'value.no': 'no',
+    'field.channelName': 'Nombre del canal ({language})',
+    'field.mode': 'Modo',
+    'mode.label':
+      '{mode, select, headless {Headless: solo la API, para su propio front end} other {Tienda: Cartwright sirve las páginas de la tienda}}',
+    'field.languages': 'Idiomas del canal',
+    'field.languagesOf': 'Idiomas del canal: {languages}',
+    'field.languagesMain': 'El canal principal usa los idiomas de la tienda: {languages}',
+    'field.domains': 'Dominios',
+    'domain.row': 'Dominio {number}',
+    'domain.new': 'Añadir un dominio',
+    'domain.newHint': 'Rellene la dirección para añadir un dominio; déjela vacía para no añadir ninguno.',
+    'domain.url': 'Dirección (URL)',
+    'domain.language': 'Idioma',
+    'domain.currency': 'Moneda',
+    'domain.remove': 'Quitar este dominio',
+    'domain.none': 'Aún no hay dominios.',
+    'error.nameRequired': 'Dé un nombre al canal.',
+    'error.fields':
+      '{count, plural, one {Se rechazó un campo} other {Se rechazaron # campos}}: vea los campos marcados. No se guardó nada.',
+    'error.confirm': 'Marque la casilla para confirmar la eliminación. No se eliminó nada.',
+    'channel.company': 'Datos de la empresa',
+    'company.overridesHint':
+      'Heredados de la tienda campo a campo. Un campo que cambie aquí solo vale para este canal; vacíelo para no mostrar ninguno en este canal.',
+    'company.basisHint':
+      'Los datos de la empresa de la tienda, impresos en los documentos: cada canal los hereda campo a campo. Se guardan por separado.',
+    'company.group':
+      '{group, select, name {Nombre} legal {Datos legales} contact {Contacto} bank {Banco} other {Logotipos}}',
+    'company.field':
+      '{field, select, name {Nombre de la empresa} companyName {Razón social} legalForm {Forma jurídica} vatId {NIF-IVA} taxNumber {Número fiscal} registrationNumber {Número de registro} registrationCourt {Registro mercantil} managingDirectors {Administradores} legalNotice {Aviso legal} email {Correo electrónico} phone {Teléfono} website {Sitio web} address {Dirección} bankName {Banco} iban {IBAN} bic {BIC} light {Logo sobre fondo claro (URL)} dark {Logo sobre fondo oscuro (URL)} street {Calle} zipcode {Código postal} city {Ciudad} country {País (código ISO, p. ej. ES)} other {{field}}}',
+    'company.listHint': 'Uno por línea.',
+    'company.notSet': '(sin definir)',
+    'company.save': 'Guardar datos de la empresa',
+    'company.saved': 'Guardado: los datos de la empresa están en la revisión {revision}.',
+    'company.stale':
+      'Otra persona guardó antes los datos de la empresa. No se guardó nada; sus entradas se conservan abajo: revíselas y guarde de nuevo.',
+    'settings.create': 'Nuevo canal de venta',
+    'settings.createSubmit': 'Crear canal',
+    'settings.deleted': 'El canal se eliminó.',
+    'channel.delete': 'Eliminar este canal',
+    'channel.deleteHint':
+      'Solo se puede eliminar un canal que nada usa: sin clientes, carritos, pedidos, visibilidades de productos, ajustes sobrescritos, y sin regla, flujo o promoción que lo nombre. Si no, páuselo o hágalo privado.',
+    'channel.deleteConfirm': 'Sí, eliminar {name} definitivamente',
+    'channel.deleteRefused': 'El canal no se eliminó: {detail}',
+    'channel.blocker':
+      '{kind, select, customers {Clientes} carts {Carritos} orders {Pedidos} product_visibility {Productos con una visibilidad para él} overrides {Ajustes sobrescritos} other {Reglas, flujos o promociones que lo nombran}}: {count}',
   },
   fr: {
     appName: 'Administration Cartwright',
@@ -390,6 +524,52 @@ const core = {
     'empty.text': '(vide)',
     'value.yes': 'oui',
     'value.no': 'non',
+    'field.channelName': 'Nom du canal ({language})',
+    'field.mode': 'Mode',
+    'mode.label':
+      '{mode, select, headless {Headless : seulement l’API, pour votre propre front end} other {Boutique : Cartwright sert les pages de la boutique}}',
+    'field.languages': 'Langues du canal',
+    'field.languagesOf': 'Langues du canal : {languages}',
+    'field.languagesMain': 'Le canal principal utilise les langues de la boutique : {languages}',
+    'field.domains': 'Domaines',
+    'domain.row': 'Domaine {number}',
+    'domain.new': 'Ajouter un domaine',
+    'domain.newHint':
+      'Saisissez l’adresse pour ajouter un domaine ; laissez-la vide pour n’en ajouter aucun.',
+    'domain.url': 'Adresse (URL)',
+    'domain.language': 'Langue',
+    'domain.currency': 'Devise',
+    'domain.remove': 'Retirer ce domaine',
+    'domain.none': 'Aucun domaine pour l’instant.',
+    'error.nameRequired': 'Donnez un nom au canal.',
+    'error.fields':
+      '{count, plural, one {Un champ a été refusé} other {# champs ont été refusés}} : voir les champs marqués. Rien n’a été enregistré.',
+    'error.confirm': 'Cochez la case pour confirmer la suppression. Rien n’a été supprimé.',
+    'channel.company': 'Identité de l’entreprise',
+    'company.overridesHint':
+      'Héritée de la boutique champ par champ. Un champ modifié ici ne vaut que pour ce canal ; videz-le pour n’en afficher aucun dans ce canal.',
+    'company.basisHint':
+      'L’identité de l’entreprise de la boutique, imprimée sur les documents : chaque canal en hérite champ par champ. Elle s’enregistre à part.',
+    'company.group':
+      '{group, select, name {Nom} legal {Mentions juridiques} contact {Contact} bank {Banque} other {Logos}}',
+    'company.field':
+      '{field, select, name {Nom de l’entreprise} companyName {Raison sociale} legalForm {Forme juridique} vatId {Numéro de TVA} taxNumber {Numéro fiscal} registrationNumber {Numéro d’immatriculation} registrationCourt {Greffe} managingDirectors {Dirigeants} legalNotice {Mentions légales} email {E-mail} phone {Téléphone} website {Site web} address {Adresse} bankName {Banque} iban {IBAN} bic {BIC} light {Logo sur fond clair (URL)} dark {Logo sur fond sombre (URL)} street {Rue} zipcode {Code postal} city {Ville} country {Pays (code ISO, p. ex. FR)} other {{field}}}',
+    'company.listHint': 'Un par ligne.',
+    'company.notSet': '(non défini)',
+    'company.save': 'Enregistrer l’identité de l’entreprise',
+    'company.saved': 'Enregistré : l’identité de l’entreprise est à la révision {revision}.',
+    'company.stale':
+      'Quelqu’un d’autre a enregistré l’identité de l’entreprise avant vous. Rien n’a été enregistré ; vos saisies sont conservées ci-dessous : vérifiez-les et enregistrez à nouveau.',
+    'settings.create': 'Nouveau canal de vente',
+    'settings.createSubmit': 'Créer le canal',
+    'settings.deleted': 'Le canal a été supprimé.',
+    'channel.delete': 'Supprimer ce canal',
+    'channel.deleteHint':
+      'Seul un canal que rien n’utilise peut être supprimé : ni clients, paniers, commandes, visibilités de produits, paramètres remplacés, ni règle, flux ou promotion qui le nomme. Sinon, mettez-le en pause ou rendez-le privé.',
+    'channel.deleteConfirm': 'Oui, supprimer {name} définitivement',
+    'channel.deleteRefused': 'Le canal n’a pas été supprimé : {detail}',
+    'channel.blocker':
+      '{kind, select, customers {Clients} carts {Paniers} orders {Commandes} product_visibility {Produits avec une visibilité pour lui} overrides {Paramètres remplacés} other {Règles, flux ou promotions qui le nomment}}: {count}',
   },
 } as const satisfies Catalogs<typeof en>;
 

@@ -1,11 +1,20 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import {
+  ADDRESS_PARTS,
+  BASIS_COMPANY_FIELDS,
+  COMPANY_GROUPS,
+  type CompanyField,
+  type CompanyKind,
   type DeliveryChoice,
+  type Domain,
+  domainsText,
   type FormEntry,
   type FormText,
   formatAmount,
   formatRate,
+  MODES,
   OWN_SWITCHES,
+  type OwnFields as OwnFieldsData,
   type OwnSwitch,
   type Provenance,
   pricesText,
@@ -106,11 +115,31 @@ export function HomePage({
   );
 }
 
-export function SettingsPage({ page, channels }: { page: PageContext; channels: readonly ChannelSummary[] }) {
+/** What the settings page's "new sales channel" form needs, and what a refused creation kept. */
+export interface ChannelCreation {
+  /** The shop's enabled languages a new channel may choose among. */
+  readonly languages: readonly string[];
+  readonly entered?: { name: string; mode: string; languages: readonly string[] } | undefined;
+  readonly errors?: ReadonlyMap<string, string> | undefined;
+}
+
+export function SettingsPage({
+  page,
+  channels,
+  create,
+  notice,
+}: {
+  page: PageContext;
+  channels: readonly ChannelSummary[];
+  /** Present when the member may create channels (`settings.write`). */
+  create?: ChannelCreation | undefined;
+  notice?: { kind: 'ok' | 'error'; text: string } | undefined;
+}) {
   const { t } = page;
   return (
     <Layout page={page} title={t.t('settings.title')}>
       <h1>{t.t('settings.title')}</h1>
+      {notice ? <Message kind={notice.kind}>{notice.text}</Message> : null}
       <h2>{t.t('settings.channels')}</h2>
       <ul class="cards">
         {channels.map((channel) => (
@@ -132,7 +161,116 @@ export function SettingsPage({ page, channels }: { page: PageContext; channels: 
         <a href="/admin/settings/methods">{t.t('methods.settingsLink')}</a>
       </h2>
       <p class="hint">{t.t('methods.settingsHint')}</p>
+      {create ? <CreateChannelForm page={page} create={create} /> : null}
     </Layout>
+  );
+}
+
+/** A field's refusal, shown at the field (its id is the field's `aria-describedby`). */
+function FieldError({ id, text }: { id: string; text: string | undefined }) {
+  return text === undefined ? null : (
+    <p class="field-error" id={id}>
+      {text}
+    </p>
+  );
+}
+
+/** The id of a field's error text, when it has one (for `aria-describedby`). */
+function errorIdOf(errors: ReadonlyMap<string, string> | undefined, key: string): string | undefined {
+  return errors?.has(key) ? `e-${key.replace(/[^A-Za-z0-9-]/g, '-')}` : undefined;
+}
+
+function describedBy(...ids: (string | undefined)[]): string | undefined {
+  const found = ids.filter((id) => id !== undefined);
+  return found.length > 0 ? found.join(' ') : undefined;
+}
+
+/** The mode choice (storefront / headless), shared by the creation form and the channel form. */
+function ModeField({ page, value, id }: { page: PageContext; value: string; id: string }) {
+  const { t } = page;
+  return (
+    <div class="field" data-field="channel.mode">
+      <label for={id}>{t.t('field.mode')}</label>
+      <select id={id} name="choice:channel.mode">
+        {MODES.map((mode) => (
+          <option value={mode} selected={mode === value}>
+            {t.t('mode.label', { mode })}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Checkboxes of the shop's enabled languages (a non-main channel chooses its own among them). */
+function LanguageChoice({
+  page,
+  languages,
+  chosen,
+  errors,
+}: {
+  page: PageContext;
+  languages: readonly string[];
+  chosen: readonly string[];
+  errors: ReadonlyMap<string, string> | undefined;
+}) {
+  const { t } = page;
+  const errorId = errorIdOf(errors, 'channel.languages');
+  return (
+    <fieldset class="field" data-field="channel.languages" aria-describedby={errorId}>
+      <legend>{t.t('field.languages')}</legend>
+      {languages.map((code) => (
+        <div class="field-row">
+          <input
+            type="checkbox"
+            id={`f-language-${code}`}
+            name={`language:${code}`}
+            checked={chosen.includes(code)}
+          />
+          <label for={`f-language-${code}`}>
+            {t.languageName(code)} ({code})
+          </label>
+        </div>
+      ))}
+      {errorId ? <FieldError id={errorId} text={errors?.get('channel.languages')} /> : null}
+    </fieldset>
+  );
+}
+
+function CreateChannelForm({ page, create }: { page: PageContext; create: ChannelCreation }) {
+  const { t } = page;
+  const nameError = errorIdOf(create.errors, 'channel.name');
+  return (
+    <section aria-labelledby="create-channel">
+      <h2 id="create-channel">{t.t('settings.create')}</h2>
+      <form method="post" action="/admin/settings/channels" class="card">
+        <CsrfField token={page.csrf} />
+        <div class="field" data-field="channel.name">
+          <label for="new-channel-name">
+            {t.t('field.channelName', { language: t.languageName(t.locale) })}
+          </label>
+          <input
+            id="new-channel-name"
+            type="text"
+            name="text:channel.name"
+            lang={t.locale}
+            value={create.entered?.name ?? ''}
+            maxlength={200}
+            aria-invalid={nameError ? 'true' : undefined}
+            aria-describedby={nameError}
+          />
+          {nameError ? <FieldError id={nameError} text={create.errors?.get('channel.name')} /> : null}
+        </div>
+        <ModeField page={page} value={create.entered?.mode ?? 'storefront'} id="new-channel-mode" />
+        <LanguageChoice
+          page={page}
+          languages={create.languages}
+          chosen={create.entered?.languages ?? create.languages.slice(0, 1)}
+          errors={create.errors}
+        />
+        <button type="submit">{t.t('settings.createSubmit')}</button>
+      </form>
+    </section>
   );
 }
 
@@ -215,6 +353,34 @@ function FallbackBadge({ page, mainLanguage }: { page: PageContext; mainLanguage
   );
 }
 
+/** A country's subdivisions in the content language, each one the language lacks marked as a fallback. */
+function Subdivisions({
+  page,
+  country,
+  language,
+  mainLanguage,
+}: {
+  page: PageContext;
+  country: DeliveryChoice['countries'][number];
+  language: string;
+  mainLanguage: string;
+}) {
+  if (country.subdivisions.length === 0) return null;
+  return (
+    <details>
+      <summary>{page.t.t('delivery.subdivisions', { count: country.subdivisions.length })}</summary>
+      <ul class="subdivisions">
+        {country.subdivisions.map((subdivision) => (
+          <li data-subdivision={subdivision.code}>
+            <span lang={subdivision.translated ? language : mainLanguage}>{subdivision.name}</span>
+            {subdivision.translated ? null : <FallbackBadge page={page} mainLanguage={mainLanguage} />}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 function DeliveryFields({
   page,
   delivery,
@@ -258,25 +424,16 @@ function DeliveryFields({
                   </label>
                   {country.translated ? null : <FallbackBadge page={page} mainLanguage={mainLanguage} />}
                 </div>
-                {country.subdivisions.length > 0 ? (
-                  <details>
-                    <summary>{t.t('delivery.subdivisions', { count: country.subdivisions.length })}</summary>
-                    <ul class="subdivisions">
-                      {country.subdivisions.map((subdivision) => (
-                        <li lang={subdivision.translated ? language : mainLanguage}>{subdivision.name}</li>
-                      ))}
-                    </ul>
-                    {country.subdivisions.some((subdivision) => !subdivision.translated) ? (
-                      <FallbackBadge page={page} mainLanguage={mainLanguage} />
-                    ) : null}
-                  </details>
-                ) : null}
+                <Subdivisions page={page} country={country} language={language} mainLanguage={mainLanguage} />
               </div>
             ) : (
-              <p lang={country.translated ? language : mainLanguage}>
-                {country.name} ({country.code})
-                {country.translated ? null : <FallbackBadge page={page} mainLanguage={mainLanguage} />}
-              </p>
+              <div>
+                <p lang={country.translated ? language : mainLanguage}>
+                  {country.name} ({country.code})
+                  {country.translated ? null : <FallbackBadge page={page} mainLanguage={mainLanguage} />}
+                </p>
+                <Subdivisions page={page} country={country} language={language} mainLanguage={mainLanguage} />
+              </div>
             ),
         )}
         {editable ? (
@@ -387,42 +544,484 @@ function TextField({
   );
 }
 
-/** The channel's own switches (paused, private): its own fields, not inherited, so no provenance. */
+/** What a refused save kept of the channel's own fields (as `renderedValues` writes them). */
+function enteredDomains(entered: ReadonlyMap<string, string> | undefined): Domain[] | undefined {
+  const text = entered?.get('channel.domains');
+  if (text === undefined) return undefined;
+  return (JSON.parse(text) as [string, string, string][]).map(([url, language, currency]) => ({
+    url,
+    language,
+    currency,
+  }));
+}
+
+/**
+ * The channel's own fields (not inherited, so no provenance): its name in the UI language, mode,
+ * paused and private, languages (the main channel's are the shop's, read only) and domains (rows
+ * of URL, language and currency: a blank row adds one, "remove" drops one).
+ */
 function OwnFields({
   page,
   own,
+  fields,
+  isMain,
+  currencies,
   editable,
+  entered,
+  errors,
 }: {
   page: PageContext;
   own: Record<OwnSwitch, boolean>;
+  fields: OwnFieldsData;
+  isMain: boolean;
+  currencies: readonly string[];
   editable: boolean;
+  entered: ReadonlyMap<string, string> | undefined;
+  errors: ReadonlyMap<string, string> | undefined;
 }) {
   const { t } = page;
   const label = (name: OwnSwitch) => t.t(name === 'paused' ? 'field.paused' : 'field.private');
+  const nameLabel = t.t('field.channelName', { language: t.languageName(t.locale) });
+  const languageNames = fields.languages.map((code) => t.languageName(code)).join(', ');
+  if (!editable) {
+    return (
+      <section aria-labelledby="area-own">
+        <h2 id="area-own">{t.t('channel.own')}</h2>
+        <div class="card">
+          <p data-field="channel.name">
+            {nameLabel}: <span lang={t.locale}>{fields.name === '' ? t.t('empty.text') : fields.name}</span>
+          </p>
+          <p data-field="channel.mode">
+            {t.t('field.mode')}: {t.t('mode.label', { mode: fields.mode })}
+          </p>
+          {OWN_SWITCHES.map((name) => (
+            <p data-field={`channel.${name}`}>
+              {label(name)}: {t.t(own[name] ? 'value.yes' : 'value.no')}
+            </p>
+          ))}
+          <p data-field="channel.languages">
+            {t.t(isMain ? 'field.languagesMain' : 'field.languagesOf', { languages: languageNames })}
+          </p>
+          <p>{t.t('field.domains')}</p>
+          {fields.domains.length === 0 ? (
+            <p class="meta">{t.t('domain.none')}</p>
+          ) : (
+            <ul data-field="channel.domains">
+              {fields.domains.map((domain) => (
+                <li>
+                  {domain.url} ({t.languageName(domain.language)}, {domain.currency})
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </section>
+    );
+  }
+  const nameError = errorIdOf(errors, 'channel.name');
+  const enteredLanguages = entered?.get('channel.languages');
+  const rows = enteredDomains(entered) ?? fields.domains;
+  const domainLanguages = [...new Set([...fields.shopLanguages, ...rows.map((row) => row.language)])];
+  const domainCurrencies = [...new Set([...currencies, ...rows.map((row) => row.currency)])].filter(
+    (code) => code !== '',
+  );
+  const domainsError = errorIdOf(errors, 'channel.domains');
   return (
     <section aria-labelledby="area-own">
       <h2 id="area-own">{t.t('channel.own')}</h2>
       <fieldset class="card">
         <legend>{t.t('channel.own')}</legend>
-        {OWN_SWITCHES.map((name) =>
-          editable ? (
-            <div class="field field-row" data-field={`channel.${name}`}>
-              <input
-                type="checkbox"
-                id={`f-channel-${name}`}
-                name={`on:channel.${name}`}
-                checked={own[name]}
-              />
-              <label for={`f-channel-${name}`}>{label(name)}</label>
-              <input type="hidden" name={`was:channel.${name}`} value={String(own[name])} />
-            </div>
-          ) : (
-            <p data-field={`channel.${name}`}>
-              {label(name)}: {t.t(own[name] ? 'value.yes' : 'value.no')}
-            </p>
-          ),
+        <div class="field" data-field="channel.name">
+          <label for="f-channel-name">{nameLabel}</label>
+          <input
+            id="f-channel-name"
+            type="text"
+            name="text:channel.name"
+            lang={t.locale}
+            maxlength={200}
+            value={entered?.get('channel.name') ?? fields.name}
+            aria-invalid={nameError ? 'true' : undefined}
+            aria-describedby={nameError}
+          />
+          <input type="hidden" name="was:channel.name" value={fields.name} />
+          {nameError ? <FieldError id={nameError} text={errors?.get('channel.name')} /> : null}
+        </div>
+        <ModeField page={page} value={entered?.get('channel.mode') ?? fields.mode} id="f-channel-mode" />
+        <input type="hidden" name="was:channel.mode" value={fields.mode} />
+        {OWN_SWITCHES.map((name) => (
+          <div class="field field-row" data-field={`channel.${name}`}>
+            <input type="checkbox" id={`f-channel-${name}`} name={`on:channel.${name}`} checked={own[name]} />
+            <label for={`f-channel-${name}`}>{label(name)}</label>
+            <input type="hidden" name={`was:channel.${name}`} value={String(own[name])} />
+          </div>
+        ))}
+        {isMain ? (
+          <p data-field="channel.languages">{t.t('field.languagesMain', { languages: languageNames })}</p>
+        ) : (
+          <>
+            <LanguageChoice
+              page={page}
+              languages={fields.shopLanguages}
+              chosen={enteredLanguages === undefined ? fields.languages : enteredLanguages.split(',')}
+              errors={errors}
+            />
+            <input type="hidden" name="was:channel.languages" value={fields.languages.join(',')} />
+          </>
         )}
+        <fieldset class="field" data-field="channel.domains" aria-describedby={domainsError}>
+          <legend>{t.t('field.domains')}</legend>
+          {domainsError ? <FieldError id={domainsError} text={errors?.get('channel.domains')} /> : null}
+          {[...rows, { url: '', language: '', currency: '' }].map((row, index) => {
+            const isNew = index === rows.length;
+            const id = (part: string) => `f-domain-${index}-${part}`;
+            const fieldError = (part: string) => errorIdOf(errors, `domain:${index}.${part}`);
+            return (
+              <fieldset class="domain-row" data-domain={isNew ? 'new' : String(index)}>
+                <legend>{isNew ? t.t('domain.new') : t.t('domain.row', { number: index + 1 })}</legend>
+                {isNew ? (
+                  <p class="hint" id={`f-domain-new-hint`}>
+                    {t.t('domain.newHint')}
+                  </p>
+                ) : null}
+                <div class="field-row">
+                  <div>
+                    <label for={id('url')}>{t.t('domain.url')}</label>
+                    <input
+                      id={id('url')}
+                      type="url"
+                      name={`domain:${index}.url`}
+                      value={row.url}
+                      maxlength={2000}
+                      placeholder="https://shop.example"
+                      aria-invalid={fieldError('url') ? 'true' : undefined}
+                      aria-describedby={describedBy(
+                        isNew ? 'f-domain-new-hint' : undefined,
+                        fieldError('url'),
+                      )}
+                    />
+                  </div>
+                  <div>
+                    <label for={id('language')}>{t.t('domain.language')}</label>
+                    <select
+                      id={id('language')}
+                      name={`domain:${index}.language`}
+                      aria-invalid={fieldError('language') ? 'true' : undefined}
+                      aria-describedby={fieldError('language')}
+                    >
+                      {domainLanguages.map((code) => (
+                        <option value={code} selected={code === row.language}>
+                          {t.languageName(code)} ({code})
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                  <div>
+                    <label for={id('currency')}>{t.t('domain.currency')}</label>
+                    <select
+                      id={id('currency')}
+                      name={`domain:${index}.currency`}
+                      aria-invalid={fieldError('currency') ? 'true' : undefined}
+                      aria-describedby={fieldError('currency')}
+                    >
+                      {domainCurrencies.map((code) => (
+                        <option value={code} selected={code === row.currency}>
+                          {code}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                  {isNew ? null : (
+                    <div class="field-row">
+                      <input type="checkbox" id={id('remove')} name={`domain:${index}.remove`} />
+                      <label for={id('remove')}>{t.t('domain.remove')}</label>
+                    </div>
+                  )}
+                </div>
+                {(['url', 'language', 'currency'] as const).map((part) => {
+                  const errorId = fieldError(part);
+                  return errorId ? (
+                    <FieldError id={errorId} text={errors?.get(`domain:${index}.${part}`)} />
+                  ) : null;
+                })}
+              </fieldset>
+            );
+          })}
+          <input type="hidden" name="was:channel.domains" value={domainsText(fields.domains)} />
+        </fieldset>
       </fieldset>
+    </section>
+  );
+}
+
+/** A company field's label: the field's name (its last key). */
+function companyLabel(page: PageContext, key: string): string {
+  return page.t.t('company.field', { field: key.split('.').at(-1)! });
+}
+
+/** The input of one company value, fitted to its type (a list one entry per line, long text a textarea). */
+function CompanyInput({
+  id,
+  name,
+  kind,
+  value,
+  describedby,
+  invalid,
+  placeholder,
+}: {
+  id: string;
+  name: string;
+  kind: CompanyKind;
+  value: string;
+  describedby: string | undefined;
+  invalid: boolean;
+  placeholder?: string | undefined;
+}) {
+  const common = {
+    id,
+    name,
+    'aria-describedby': describedby,
+    'aria-invalid': invalid ? 'true' : undefined,
+    placeholder,
+  };
+  if (kind === 'long' || kind === 'list') {
+    return (
+      <textarea {...common} rows={kind === 'list' ? 3 : 4}>
+        {value}
+      </textarea>
+    );
+  }
+  const type = kind === 'email' ? 'email' : kind === 'tel' ? 'tel' : 'text';
+  return (
+    <input
+      {...common}
+      type={type}
+      inputmode={kind === 'url' ? 'url' : undefined}
+      autocomplete="off"
+      value={value}
+    />
+  );
+}
+
+/** A company value as a reader sees it. */
+function companyShown(page: PageContext, field: CompanyField): string {
+  if (field.kind === 'address') {
+    const parts = ADDRESS_PARTS.map((part) => field.parts[part]).filter((part) => part !== '');
+    return parts.length === 0 ? page.t.t('company.notSet') : parts.join(', ');
+  }
+  return field.text === '' ? page.t.t('company.notSet') : field.text.split('\n').join(', ');
+}
+
+/**
+ * The channel's company identity, field by field: each shows the effective value with its
+ * provenance and, when overridden, "Reset to inherited"; only changed fields are written (`was:`).
+ */
+function CompanyOverrides({
+  page,
+  fields,
+  editable,
+  entered,
+  errors,
+}: {
+  page: PageContext;
+  fields: readonly CompanyField[];
+  editable: boolean;
+  entered: ReadonlyMap<string, string> | undefined;
+  errors: ReadonlyMap<string, string> | undefined;
+}) {
+  const { t } = page;
+  return (
+    <section aria-labelledby="area-company">
+      <h2 id="area-company">{t.t('channel.company')}</h2>
+      <p class="hint">{t.t('company.overridesHint')}</p>
+      {COMPANY_GROUPS.map((group) => (
+        <fieldset class="card" data-entry={`company.${group}`}>
+          <legend>{t.t('company.group', { group })}</legend>
+          {fields
+            .filter((field) => field.group === group)
+            .map((field) => {
+              const label = companyLabel(page, field.key);
+              const id = `f-${field.key.replaceAll('.', '-')}`;
+              const errorId = errorIdOf(errors, field.key);
+              if (!editable) {
+                return (
+                  <p data-field={field.key}>
+                    {label}: {companyShown(page, field)}
+                    <ProvenanceBadge page={page} text={field} />
+                  </p>
+                );
+              }
+              const reset =
+                field.provenance === 'overridden' || field.provenance === 'removed' ? (
+                  <ResetButton page={page} field={field.key} label={label} />
+                ) : null;
+              const was = <input type="hidden" name={`was:${field.key}`} value={field.text} />;
+              if (field.kind === 'address') {
+                const kept = entered?.get(field.key);
+                const parts = kept === undefined ? field.parts : (JSON.parse(kept) as string[]);
+                return (
+                  <fieldset class="field" data-field={field.key} aria-describedby={errorId}>
+                    <legend>
+                      {label}
+                      <ProvenanceBadge page={page} text={field} />
+                    </legend>
+                    <div class="field-row">
+                      {ADDRESS_PARTS.map((part, index) => (
+                        <div>
+                          <label for={`${id}-${part}`}>{companyLabel(page, part)}</label>
+                          <input
+                            id={`${id}-${part}`}
+                            type="text"
+                            name={`company:${field.key}.${part}`}
+                            value={Array.isArray(parts) ? (parts[index] ?? '') : parts[part]}
+                            maxlength={part === 'country' ? 2 : 200}
+                          />
+                        </div>
+                      ))}
+                      {was}
+                      {reset}
+                    </div>
+                    {errorId ? <FieldError id={errorId} text={errors?.get(field.key)} /> : null}
+                  </fieldset>
+                );
+              }
+              const hintId = field.kind === 'list' ? `${id}-hint` : undefined;
+              return (
+                <div class="field" data-field={field.key}>
+                  <label for={id}>
+                    {label}
+                    <ProvenanceBadge page={page} text={field} />
+                  </label>
+                  <div class="field-row">
+                    <CompanyInput
+                      id={id}
+                      name={`company:${field.key}`}
+                      kind={field.kind}
+                      value={entered?.get(field.key) ?? field.text}
+                      describedby={describedBy(hintId, errorId)}
+                      invalid={errorId !== undefined}
+                    />
+                    {was}
+                    {reset}
+                  </div>
+                  {hintId ? (
+                    <p class="hint" id={hintId}>
+                      {t.t('company.listHint')}
+                    </p>
+                  ) : null}
+                  {errorId ? <FieldError id={errorId} text={errors?.get(field.key)} /> : null}
+                </div>
+              );
+            })}
+        </fieldset>
+      ))}
+    </section>
+  );
+}
+
+/** The shop's company identity (`company.get`), the basis every channel inherits; edited on the main channel. */
+export interface CompanyBasis {
+  readonly data: Readonly<Record<string, string>> | null;
+  readonly revision: number;
+  readonly editable: boolean;
+  readonly entered?: ReadonlyMap<string, string> | undefined;
+  readonly errors?: ReadonlyMap<string, string> | undefined;
+  readonly notice?: { kind: 'ok' | 'error' | 'warning'; text: string } | undefined;
+}
+
+/** The main channel's company section: the shop's identity, saved on its own through `company.save`. */
+function CompanyBasisForm({
+  page,
+  channelId,
+  company,
+}: {
+  page: PageContext;
+  channelId: string;
+  company: CompanyBasis;
+}) {
+  const { t } = page;
+  const fields = BASIS_COMPANY_FIELDS.map((field) => {
+    const errorId = errorIdOf(company.errors, `basis.${field.name}`);
+    const id = `f-basis-${field.name}`;
+    const stored = company.data?.[field.name] ?? '';
+    const label = companyLabel(page, field.name);
+    if (!company.editable) {
+      return (
+        <p data-field={`basis.${field.name}`}>
+          {label}: {stored === '' ? t.t('company.notSet') : stored}
+        </p>
+      );
+    }
+    return (
+      <div class="field" data-field={`basis.${field.name}`}>
+        <label for={id}>{label}</label>
+        <CompanyInput
+          id={id}
+          name={`basis:${field.name}`}
+          kind={field.kind}
+          value={company.entered?.get(`basis.${field.name}`) ?? stored}
+          describedby={errorId}
+          invalid={errorId !== undefined}
+        />
+        <input type="hidden" name={`was:basis.${field.name}`} value={stored} />
+        {errorId ? <FieldError id={errorId} text={company.errors?.get(`basis.${field.name}`)} /> : null}
+      </div>
+    );
+  });
+  return (
+    <section aria-labelledby="area-company">
+      <h2 id="area-company">{t.t('channel.company')}</h2>
+      {company.notice ? <Message kind={company.notice.kind}>{company.notice.text}</Message> : null}
+      <p class="hint">{t.t('company.basisHint')}</p>
+      {company.editable ? (
+        <form method="post" action={`/admin/settings/channels/${channelId}/company`} class="card">
+          <CsrfField token={page.csrf} />
+          <input type="hidden" name="companyRevision" value={String(company.revision)} />
+          {fields}
+          <button type="submit">{t.t('company.save')}</button>
+        </form>
+      ) : (
+        <div class="card">{fields}</div>
+      )}
+    </section>
+  );
+}
+
+/** Deleting a non-main channel: a confirmation box, then `merchant.commerce.delete` at its revision. */
+function DeleteChannelForm({
+  page,
+  channelId,
+  name,
+  revision,
+}: {
+  page: PageContext;
+  channelId: string;
+  name: string;
+  revision: number;
+}) {
+  const { t } = page;
+  return (
+    <section aria-labelledby="area-delete">
+      <h2 id="area-delete">{t.t('channel.delete')}</h2>
+      <form method="post" action={`/admin/settings/channels/${channelId}/delete`} class="card">
+        <CsrfField token={page.csrf} />
+        <input type="hidden" name="revision" value={String(revision)} />
+        <p class="hint" id="delete-hint">
+          {t.t('channel.deleteHint')}
+        </p>
+        <div class="field field-row">
+          <input
+            type="checkbox"
+            id="f-delete-confirm"
+            name="confirm"
+            required
+            aria-describedby="delete-hint"
+          />
+          <label for="f-delete-confirm">{t.t('channel.deleteConfirm', { name })}</label>
+        </div>
+        <button type="submit" class="secondary">
+          {t.t('channel.delete')}
+        </button>
+      </form>
     </section>
   );
 }
@@ -556,6 +1155,17 @@ export interface ChannelPageProps {
   readonly entries: readonly FormEntry[];
   readonly delivery: DeliveryChoice;
   readonly own: Record<OwnSwitch, boolean>;
+  readonly isMain: boolean;
+  /** The channel's own fields (name, mode, languages, domains). */
+  readonly fields: OwnFieldsData;
+  /** The shop's active currencies (a domain's currency). */
+  readonly currencies: readonly string[];
+  /** Non-main channels: the company identity as the channel overrides it, field by field. */
+  readonly company: readonly CompanyField[];
+  /** The main channel: the shop's company identity (`company.get`), edited on its own form. */
+  readonly companyBasis?: CompanyBasis | undefined;
+  /** Field refusals of a save (field key → message), shown at the field. */
+  readonly errors?: ReadonlyMap<string, string> | undefined;
   readonly rates: readonly RateField[];
   readonly editable: boolean;
   /** After a save: the message to show. */
@@ -617,7 +1227,25 @@ export function ChannelPage(props: ChannelPageProps) {
   });
   const body = (
     <>
-      <OwnFields page={page} own={props.own} editable={editable} />
+      <OwnFields
+        page={page}
+        own={props.own}
+        fields={props.fields}
+        isMain={props.isMain}
+        currencies={props.currencies}
+        editable={editable}
+        entered={props.entered}
+        errors={props.errors}
+      />
+      {props.isMain ? null : (
+        <CompanyOverrides
+          page={page}
+          fields={props.company}
+          editable={editable}
+          entered={props.entered}
+          errors={props.errors}
+        />
+      )}
       {sections}
       <RateFields
         page={page}
@@ -693,6 +1321,17 @@ export function ChannelPage(props: ChannelPageProps) {
           {body}
         </>
       )}
+      {props.isMain && props.companyBasis ? (
+        <CompanyBasisForm page={page} channelId={props.channelId} company={props.companyBasis} />
+      ) : null}
+      {editable && !props.isMain ? (
+        <DeleteChannelForm
+          page={page}
+          channelId={props.channelId}
+          name={props.name}
+          revision={props.revision}
+        />
+      ) : null}
     </Layout>
   );
 }

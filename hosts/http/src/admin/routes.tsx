@@ -20,16 +20,24 @@ import { ADMIN_AREAS } from './areas.ts';
 import { ADMIN_ASSETS, ASSET_CACHE } from './assets.ts';
 import {
   type BasisCountries,
+  basisCompanyAfter,
   type ChannelRead,
+  COMPANY_FIELDS,
   changedFields,
   channelFieldsOf,
+  companyFieldsOf,
   deliveryOf,
+  domainsText,
   type FormChanges,
   formatRate,
   formChanges,
   formEntries,
+  MODES,
   overridesAfter,
+  ownFieldsOf,
   ownSwitchesOf,
+  postedCompanyValue,
+  postedDomains,
   rateFieldsOf,
   renderedValues,
 } from './channel-form.ts';
@@ -37,8 +45,10 @@ import { type Locale, type MessageKey, pickLocale, translator } from './i18n.ts'
 import type { AdminKit, FormBody } from './kit.ts';
 import type { PageContext } from './layout.tsx';
 import {
+  type ChannelCreation,
   ChannelPage,
   type ChannelSummary,
+  type CompanyBasis,
   HomePage,
   ProblemPage,
   SettingsPage,
@@ -99,6 +109,46 @@ function nameIn(names: Record<string, string>, locale: Locale, fallback: string)
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The form field an operation's field error points at: the channel's own fields (`/channel/…`),
+ * a domain row's part, a company field of the overrides (`/overrides/company/…`) or of the shop's
+ * identity (`/data/<name>`); undefined when the form has no such field.
+ */
+function fieldOfPointer(pointer: string): string | undefined {
+  const domain = /^\/channel\/domains\/(\d+)\/(url|language|currency)$/.exec(pointer);
+  if (domain) return `domain:${domain[1]}.${domain[2]}`;
+  const own = /^\/channel\/(name|mode|languages|domains)(\/|$)/.exec(pointer);
+  if (own) return `channel.${own[1]}`;
+  if (pointer.startsWith('/overrides/company/')) {
+    const key = `company.${pointer.slice('/overrides/company/'.length).replaceAll('/', '.')}`;
+    return COMPANY_FIELDS.find((field) => key === field.key || key.startsWith(`${field.key}.`))?.key;
+  }
+  const basis = /^\/data\/([A-Za-z]+)$/.exec(pointer);
+  return basis ? `basis.${basis[1]}` : undefined;
+}
+
+/** A JSON array as the form renders domains and addresses, or null when the text is none. */
+function jsonRows(text: string): unknown[] | null {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An operation's field errors at the form's fields; the ones no field shows, as lines of the notice. */
+function fieldErrorsOf(failure: { errors?: readonly { pointer: string; message: string }[] }) {
+  const errors = new Map<string, string>();
+  const unplaced: string[] = [];
+  for (const error of failure.errors ?? []) {
+    const field = fieldOfPointer(error.pointer);
+    if (field && !errors.has(field)) errors.set(field, error.message);
+    else if (!field) unplaced.push(`${error.pointer}: ${error.message}`);
+  }
+  return { errors, unplaced };
+}
 const LANGUAGE = /^[a-z]{2,3}(-[A-Z]{2})?$/;
 
 /**
@@ -318,9 +368,195 @@ export function mountAdmin(
           404,
         );
       }
-      return render(c, <SettingsPage page={context} channels={channels} />);
+      return render(
+        c,
+        <SettingsPage
+          page={context}
+          channels={channels}
+          create={await creationOf(session)}
+          notice={
+            c.req.query('deleted') === '1' ? { kind: 'ok', text: context.t.t('settings.deleted') } : undefined
+          }
+        />,
+      );
     }),
   );
+
+  /** The "new sales channel" form's languages (the shop's enabled ones), when the member may create. */
+  const creationOf = async (session: AdminSession): Promise<ChannelCreation | undefined> => {
+    if (!session.principal.permissions.has('settings.write')) return undefined;
+    return { languages: await shopLanguages(session) };
+  };
+
+  /** The shop's enabled languages (`basis.languages.list`). */
+  const shopLanguages = async (session: AdminSession): Promise<string[]> => {
+    const listed = await act(services, session, 'basis.languages.list', {});
+    if (!listed.ok) return [];
+    const { items } = listed.value as { items: { code: string; active: boolean }[] };
+    return items
+      .filter((item) => item.active)
+      .map((item) => item.code)
+      .sort();
+  };
+
+  /** The shop's active currencies (`basis.currencies.list`): a domain's currency is one of them. */
+  const shopCurrencies = async (session: AdminSession): Promise<string[]> => {
+    const listed = await act(services, session, 'basis.currencies.list', {});
+    if (!listed.ok) return [];
+    const { items } = listed.value as { items: { code: string; active: boolean }[] };
+    return items
+      .filter((item) => item.active)
+      .map((item) => item.code)
+      .sort();
+  };
+
+  // A new sales channel: its name in the UI language, mode and languages, saved at revision 0
+  // under a new id against the basis revision the main channel reads.
+  app.post('/admin/settings/channels', async (c) => {
+    const checked = await checkedForm(c, false);
+    if (checked instanceof Response) return checked;
+    const context = checked.page!;
+    const session = context.session!;
+    const { form } = checked;
+    const channels = await channelsOf(session, context.t.locale);
+    const create = await creationOf(session);
+    if (channels === null || !create) return problemOfResult(c, context, { code: 'FORBIDDEN', detail: '' });
+    const name = (typeof form['text:channel.name'] === 'string' ? form['text:channel.name'] : '')
+      .trim()
+      .slice(0, 200);
+    const mode = MODES.find((candidate) => candidate === form['choice:channel.mode']) ?? 'storefront';
+    const languages = create.languages.filter((code) => form[`language:${code}`] === 'on');
+    const refused = (status: number, errors: Map<string, string>, text?: string) =>
+      render(
+        c,
+        <SettingsPage
+          page={context}
+          channels={channels}
+          create={{ ...create, entered: { name, mode, languages }, errors }}
+          notice={{ kind: 'error', text: text ?? context.t.t('error.fields', { count: errors.size }) }}
+        />,
+        status,
+      );
+    if (name === '') {
+      return refused(422, new Map([['channel.name', context.t.t('error.nameRequired')]]));
+    }
+    const main = channels.find((channel) => channel.isMain);
+    const basis = main ? await readChannel(session, main.id, undefined) : undefined;
+    if (!basis?.ok) return problemOfResult(c, context, basis ?? { code: 'NOT_FOUND', detail: '' });
+    const channelId = crypto.randomUUID();
+    const saved = await act(services, session, 'merchant.commerce.save', {
+      channelId,
+      revision: 0,
+      baseRevision: basis.value.baseRevision,
+      channel: {
+        name: { [context.t.locale]: name },
+        mode,
+        paused: false,
+        private: false,
+        languages,
+        domains: [],
+      },
+      overrides: {},
+    });
+    if (saved.ok) return redirect(c, `/admin/settings/channels/${channelId}?saved=1`);
+    if (saved.code === 'FORBIDDEN') return problemOfResult(c, context, saved);
+    const { errors, unplaced } = fieldErrorsOf(saved);
+    return refused(
+      422,
+      errors,
+      [context.t.t('error.refused', { detail: saved.detail }), ...unplaced].join(' '),
+    );
+  });
+
+  // Deletes a non-main channel at its revision; the operation's refusal (a channel in use) is shown
+  // on the channel's page with what keeps it.
+  app.post('/admin/settings/channels/:channelId/delete', async (c) => {
+    const checked = await checkedForm(c, false);
+    if (checked instanceof Response) return checked;
+    const context = checked.page!;
+    const session = context.session!;
+    const channelId = c.req.param('channelId') ?? '';
+    if (!UUID.test(channelId)) return notFound(c, context);
+    const read = await readChannel(session, channelId, undefined);
+    if (!read.ok) return problemOfResult(c, context, read);
+    const t = context.t;
+    if (checked.form.confirm !== 'on') {
+      return channelPage(c, context, read.value, {
+        status: 422,
+        notice: { kind: 'error', text: t.t('error.confirm') },
+      });
+    }
+    const revision = Number(checked.form.revision);
+    const deleted = await act(services, session, 'merchant.commerce.delete', {
+      channelId,
+      revision: Number.isInteger(revision) ? revision : -1,
+    });
+    if (deleted.ok) return redirect(c, '/admin/settings?deleted=1');
+    if (deleted.code === 'FORBIDDEN') return problemOfResult(c, context, deleted);
+    const blockers = (deleted.extensions?.blockers ?? []) as { kind: string; count: number }[];
+    return channelPage(c, context, read.value, {
+      status: deleted.code === 'STALE_REVISION' ? 409 : 422,
+      notice: {
+        kind: 'error',
+        text: t.t('channel.deleteRefused', { detail: deleted.detail }),
+        items: blockers.map((blocker) =>
+          t.t('channel.blocker', { kind: blocker.kind, count: blocker.count }),
+        ),
+      },
+    });
+  });
+
+  // The shop's company identity (the basis every channel inherits field by field), edited on the
+  // main channel's page: only the fields changed since the form was rendered are written.
+  app.post('/admin/settings/channels/:channelId/company', async (c) => {
+    const checked = await checkedForm(c, false);
+    if (checked instanceof Response) return checked;
+    const context = checked.page!;
+    const session = context.session!;
+    const { form } = checked;
+    const channelId = c.req.param('channelId') ?? '';
+    if (!UUID.test(channelId)) return notFound(c, context);
+    const read = await readChannel(session, channelId, undefined);
+    if (!read.ok) return problemOfResult(c, context, read);
+    if (!read.value.isMain) return notFound(c, context);
+    const stored = await act(services, session, 'company.get', {});
+    if (!stored.ok) return problemOfResult(c, context, stored);
+    const { data } = stored.value as { data: Record<string, string> | null };
+    const revision = Number(form.companyRevision);
+    const after = basisCompanyAfter(data, form);
+    const back = `/admin/settings/channels/${channelId}`;
+    if (after.changed.length === 0) return redirect(c, back);
+    const entered = new Map<string, string>();
+    for (const [name, value] of Object.entries(form)) {
+      if (name.startsWith('basis:') && typeof value === 'string')
+        entered.set(`basis.${name.slice(6)}`, value);
+    }
+    const saved = await act(services, session, 'company.save', {
+      revision: Number.isInteger(revision) ? revision : -1,
+      data: after.data,
+    });
+    if (saved.ok) {
+      const { revision: now } = saved.value as { revision: number };
+      return redirect(c, `${back}?companySaved=${now}`);
+    }
+    if (saved.code === 'FORBIDDEN') return problemOfResult(c, context, saved);
+    const { errors, unplaced } = fieldErrorsOf(saved);
+    const t = context.t;
+    return channelPage(c, context, read.value, {
+      status: saved.code === 'STALE_REVISION' ? 409 : 422,
+      company: {
+        entered,
+        errors,
+        notice:
+          saved.code === 'STALE_REVISION'
+            ? { kind: 'warning', text: t.t('company.stale') }
+            : {
+                kind: 'error',
+                text: [t.t('error.refused', { detail: saved.detail }), ...unplaced].join(' '),
+              },
+      },
+    });
+  });
 
   /** Reads a channel in a content language through `merchant.commerce.read`. */
   const readChannel = async (session: AdminSession, channelId: string, language: string | undefined) => {
@@ -360,9 +596,18 @@ export function mountAdmin(
       status?: number;
       notice?: { kind: 'ok' | 'error' | 'warning'; text: string; items?: readonly string[] };
       entered?: ReadonlyMap<string, string>;
+      errors?: ReadonlyMap<string, string>;
+      /** The main channel's company form after a refused save: entries, field errors, its message. */
+      company?: Pick<CompanyBasis, 'entered' | 'errors' | 'notice'>;
     } = {},
   ) => {
-    const countries = await basisCountries(context.session!);
+    const session = context.session!;
+    const editable = session.principal.permissions.has('settings.write');
+    const [countries, currencies, company] = await Promise.all([
+      basisCountries(session),
+      editable ? shopCurrencies(session) : Promise.resolve([]),
+      read.isMain ? act(services, session, 'company.get', {}) : Promise.resolve(undefined),
+    ]);
     const languages = Array.isArray(read.channel.languages)
       ? (read.channel.languages as string[])
       : [read.mainLanguage];
@@ -381,8 +626,22 @@ export function mountAdmin(
         entries={formEntries(read)}
         delivery={deliveryOf(read, countries)}
         own={ownSwitchesOf(read)}
+        isMain={read.isMain}
+        fields={ownFieldsOf(read, context.t.locale)}
+        currencies={currencies}
+        company={companyFieldsOf(read)}
+        companyBasis={
+          company?.ok
+            ? {
+                ...(company.value as { data: Record<string, string> | null; revision: number }),
+                editable,
+                ...extra.company,
+              }
+            : undefined
+        }
+        errors={extra.errors}
         rates={rateFieldsOf(read)}
-        editable={context.session!.principal.permissions.has('settings.write')}
+        editable={editable}
         notice={extra.notice}
         entered={extra.entered}
       />,
@@ -405,9 +664,20 @@ export function mountAdmin(
       const read = await readChannel(session, channelId, language);
       if (!read.ok) return problemOfResult(c, context, read);
       const saved = c.req.query('saved');
+      const companySaved = c.req.query('companySaved');
       return channelPage(c, context, read.value, {
         ...(saved && /^\d+$/.test(saved)
           ? { notice: { kind: 'ok' as const, text: context.t.t('saved', { revision: Number(saved) }) } }
+          : {}),
+        ...(companySaved && /^\d+$/.test(companySaved)
+          ? {
+              company: {
+                notice: {
+                  kind: 'ok' as const,
+                  text: context.t.t('company.saved', { revision: Number(companySaved) }),
+                },
+              },
+            }
           : {}),
       });
     }),
@@ -429,7 +699,12 @@ export function mountAdmin(
     const entries = formEntries(read.value);
     const texts = entries.flatMap((entry) => entry.texts);
     const rates = rateFieldsOf(read.value);
-    const changes: FormChanges = formChanges(form, entries, deliveryOf(read.value), context.t.locale, rates);
+    const fields = ownFieldsOf(read.value, context.t.locale);
+    const company = companyFieldsOf(read.value);
+    const changes: FormChanges = formChanges(form, entries, deliveryOf(read.value), context.t.locale, rates, {
+      fields,
+      isMain: read.value.isMain,
+    });
     const revision = Number(form.revision);
     const baseRevision = Number(form.baseRevision);
     const entered = new Map<string, string>();
@@ -441,6 +716,32 @@ export function mountAdmin(
       if ((name.startsWith('amount:') || name.startsWith('rate:')) && typeof value === 'string') {
         entered.set(name, value);
       }
+    }
+    // The own fields and company fields as entered (the form's text of each), kept on a refusal.
+    if (typeof form['text:channel.name'] === 'string') entered.set('channel.name', form['text:channel.name']);
+    if (typeof form['choice:channel.mode'] === 'string')
+      entered.set('channel.mode', form['choice:channel.mode']);
+    if (typeof form['was:channel.languages'] === 'string') {
+      entered.set(
+        'channel.languages',
+        fields.shopLanguages.filter((code) => form[`language:${code}`] === 'on').join(','),
+      );
+    }
+    if (typeof form['was:channel.domains'] === 'string')
+      entered.set('channel.domains', domainsText(postedDomains(form)));
+    for (const field of company) {
+      const posted = postedCompanyValue(form, field.key, field.kind);
+      if (posted) entered.set(field.key, posted.text);
+    }
+    const names = { ...fields.names };
+    if (changes.own.name === '') delete names[context.t.locale];
+    if (changes.own.name !== undefined && Object.keys(names).length === 0) {
+      return channelPage(c, context, read.value, {
+        status: 422,
+        entered,
+        errors: new Map([['channel.name', context.t.t('error.nameRequired')]]),
+        notice: { kind: 'error', text: context.t.t('error.fields', { count: 1 }) },
+      });
     }
     if (changes.invalid.length > 0) {
       return channelPage(c, context, read.value, {
@@ -454,7 +755,7 @@ export function mountAdmin(
       revision: Number.isInteger(revision) ? revision : -1,
       baseRevision: Number.isInteger(baseRevision) ? baseRevision : -1,
       language: read.value.language,
-      channel: channelFieldsOf(read.value, changes),
+      channel: channelFieldsOf(read.value, changes, context.t.locale),
       overrides: overridesAfter(read.value, changes),
     });
     if (saved.ok) {
@@ -467,7 +768,11 @@ export function mountAdmin(
     if (saved.code === 'STALE_REVISION') {
       // What changed since the form was rendered: the values it was rendered with (`was:`) against now.
       const delivery = deliveryOf(read.value);
-      const now = renderedValues(entries, delivery, ownSwitchesOf(read.value), rates);
+      const now = renderedValues(entries, delivery, ownSwitchesOf(read.value), rates, {
+        fields,
+        isMain: read.value.isMain,
+        company,
+      });
       const before = new Map<string, string>();
       for (const key of now.keys()) {
         const was = form[`was:${key}`];
@@ -485,6 +790,11 @@ export function mountAdmin(
         }
         if (key === 'channel.paused') return t.t('field.paused');
         if (key === 'channel.private') return t.t('field.private');
+        if (key === 'channel.name') return t.t('field.channelName', { language: t.languageName(t.locale) });
+        if (key === 'channel.mode') return t.t('field.mode');
+        if (key === 'channel.languages') return t.t('field.languages');
+        if (key === 'channel.domains') return t.t('field.domains');
+        if (key.startsWith('company.')) return t.t('company.field', { field: key.split('.').at(-1)! });
         const title = entryOf(key)?.title ?? key;
         const field = key.split('.')[2];
         if (field === 'active') return t.t('field.active', { method: title });
@@ -495,6 +805,24 @@ export function mountAdmin(
           : t.t('field.nameOf', { method: title });
       };
       const shown = (key: string, value: string) => {
+        if (key === 'channel.name') return value;
+        if (key === 'channel.mode') return t.t('mode.label', { mode: value });
+        if (key === 'channel.languages') {
+          return value
+            .split(',')
+            .filter((code) => code !== '')
+            .map((code) => t.languageName(code))
+            .join(', ');
+        }
+        // `before` comes from the posted form: anything that is not the rendered JSON shows as sent.
+        const rows = key === 'channel.domains' || key === 'company.contact.address' ? jsonRows(value) : null;
+        if (key === 'channel.domains' && rows) {
+          return rows.map((row) => (Array.isArray(row) ? `${row[0]} (${row[1]}, ${row[2]})` : '')).join(', ');
+        }
+        if (key === 'company.contact.address' && rows) {
+          return rows.filter((part) => typeof part === 'string' && part !== '').join(', ');
+        }
+        if (key.startsWith('company.')) return value.split('\n').join(', ');
         if (key.endsWith('.active') || key.startsWith('channel.')) {
           return t.t(value === 'true' ? 'value.yes' : 'value.no');
         }
@@ -550,10 +878,19 @@ export function mountAdmin(
     }
     if (saved.code === 'FORBIDDEN') return problemOfResult(c, context, saved);
     const key: MessageKey = 'error.refused';
+    const { errors, unplaced } = fieldErrorsOf(saved);
     return channelPage(c, context, read.value, {
       status: 422,
       entered,
-      notice: { kind: 'error', text: context.t.t(key, { detail: saved.detail }) },
+      errors,
+      notice: {
+        kind: 'error',
+        text: context.t.t(key, { detail: saved.detail }),
+        items: [
+          ...(errors.size > 0 ? [context.t.t('error.fields', { count: errors.size })] : []),
+          ...unplaced,
+        ],
+      },
     });
   });
 
