@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { consumeOnce, intelligenceEvidenceProjection } from '@cartwright/service';
 import { SELLABLE } from '@cartwright/service/testing';
 import type { Frame, Page } from 'playwright-core';
@@ -5,13 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminBrowser, browserSkipped, launchAdminBrowser } from './admin-browser.ts';
 import { createHarness, type Harness } from './harness.ts';
 
-// Issue 20 Builds 6 and 7 walked in chromium (decision 0047), in English and German: publish a
-// co-purchase pair (with the approval box), approve an AI proposal and see a stale one refused;
-// install an app through the `admin` assistant, use its form and table blocks beside a product,
-// open its sandboxed iframe panel and invoke an action through the message bridge; the panel is
+// Issue 20 Builds 6 and 7 walked in chromium (decisions 0047, 0048), in English and German:
+// publish a co-purchase pair (with the approval box), approve an AI proposal and see a stale one
+// refused; install an app through the `admin` assistant and use its form and table blocks beside a
+// product (it ships no panel, so none is shown); open the loyalty example's own panel (its markup,
+// its script invoking its declared actions through the message bridge); the panel is
 // opaque-origin (no cookie, no credentialed fetch), cannot call another app's action, and the
-// bridge ignores messages without the nonce or from another window; a reader sees no edit control
-// and a replayed post is refused.
+// bridge ignores messages without the nonce or from another window; a panel script that tries
+// fetch, XHR or a form post to the admin is blocked; a reader sees no edit control or panel and a
+// replayed post is refused.
 
 let h: Harness;
 let ui: AdminBrowser;
@@ -69,6 +72,8 @@ const TEXT = {
   en: {
     intelligence: 'Shop intelligence',
     approveRequired: 'Publishing needs your approval',
+    loyaltyPanel: 'Loyalty questions',
+    added: 'Added: ',
     published: 'Published',
     approved: 'The proposal was approved and applied.',
     stale: 'This proposal is stale',
@@ -80,6 +85,8 @@ const TEXT = {
   de: {
     intelligence: 'Shop-Intelligenz',
     approveRequired: 'Das Veröffentlichen braucht Ihre Genehmigung',
+    loyaltyPanel: 'Fragen zum Treueprogramm',
+    added: 'Hinzugefügt: ',
     published: 'Veröffentlicht',
     approved: 'Der Vorschlag wurde genehmigt und angewendet.',
     stale: 'Dieser Vorschlag ist veraltet',
@@ -115,6 +122,17 @@ describe.skipIf(browserSkipped)('the admin intelligence and apps areas in chromi
         },
       }),
     );
+    // The loyalty example, unchanged, with its admin panel; and a panel that tries to reach the admin.
+    const example = (path: string) =>
+      readFileSync(new URL(`../../../examples/apps/loyalty/${path}`, import.meta.url), 'utf8');
+    ok(
+      await staff('PUT', '/api/apps/loyalty', {
+        revision: 0,
+        manifest: JSON.parse(example('manifest.json')),
+        module: example('module.js'),
+      }),
+    );
+    ok(await staff('PUT', '/api/apps/probe-app', { revision: 0, manifest: PROBE_MANIFEST }));
     ui = await launchAdminBrowser(h.services);
   });
 
@@ -223,7 +241,7 @@ describe.skipIf(browserSkipped)('the admin intelligence and apps areas in chromi
       }
     });
 
-    it('installs an app through the admin assistant, uses its blocks and its iframe panel', async () => {
+    it('installs an app through the admin assistant and uses its blocks', async () => {
       const appId = `notes-${locale}`;
       const productId = await createProduct(`N-${locale}`);
       const { context, page, refused } = await ui.openContext(locale);
@@ -284,79 +302,9 @@ describe.skipIf(browserSkipped)('the admin intelligence and apps areas in chromi
         await ui.shot(page, `apps-${locale}-06-app-blocks`);
         expect(await ui.seriousViolations(page)).toEqual([]);
 
-        // The panel: sandboxed without allow-same-origin, served with its own policy.
-        const iframe = page.locator('iframe.app-panel');
-        expect(await iframe.getAttribute('sandbox')).toBe('allow-scripts allow-forms');
-        const nonce = (await iframe.getAttribute('data-panel-nonce'))!;
-        const frame = await panelFrame(page);
-        // Its own policy: only its hashed script and style, no connection, framed only by the admin.
-        const panelAnswer = await page.request.get(`${ui.base}${await iframe.getAttribute('src')}`);
-        const panelPolicy = panelAnswer.headers()['content-security-policy'] ?? '';
-        expect(panelPolicy).toContain("connect-src 'none'");
-        expect(panelPolicy).toContain("frame-ancestors 'self'");
-        expect(panelPolicy).not.toContain('unsafe');
-        expect(await panelAnswer.text()).not.toContain('cw_pat_');
-        expect(await frame.evaluate('self.origin')).toBe('null');
-        expect(
-          await frame.evaluate(
-            "(() => { try { return document.cookie } catch (e) { return 'refused: ' + e.name } })()",
-          ),
-        ).toBe('refused: SecurityError');
-        expect(
-          await frame.evaluate(
-            `fetch(${JSON.stringify(`${ui.base}/admin/apps`)}, { credentials: 'include' }).then(() => 'read', (e) => 'refused: ' + e.name)`,
-          ),
-        ).toBe('refused: TypeError');
-
-        // An allowed action through the bridge: the panel's own form for `create`.
-        await frame.fill(
-          '#in-create',
-          JSON.stringify({ product_id: productId, text: `From the panel ${locale}` }),
-        );
-        await frame.click('form[data-action="create"] button');
-        await frame.waitForSelector('#result[data-state="result"]');
-        expect(invokes).toHaveLength(1);
-        const afterPanel = ok(await staff('POST', `/api/apps/${appId}/actions/list`, {})) as {
-          items: { data: Record<string, unknown> }[];
-        };
-        expect(afterPanel.items.map((item) => item.data.text)).toContain(`From the panel ${locale}`);
-        await ui.shot(page, `apps-${locale}-07-panel`);
-        expect(await ui.seriousViolations(page)).toEqual([]);
-
-        // Another app's action: refused by the bridge, nothing sent.
-        await frame.evaluate(
-          `parent.postMessage({ nonce: ${JSON.stringify(nonce)}, type: 'invoke', appId: 'other-app', action: 'other_only', input: { value: 'x' } }, '*')`,
-        );
-        await frame.waitForSelector('#result[data-state="refused"]');
-        // Without the nonce, or from another window (the admin page itself): ignored.
-        await frame.evaluate(
-          `parent.postMessage({ type: 'invoke', action: 'create', input: { product_id: ${JSON.stringify(productId)}, text: 'no nonce' } }, '*')`,
-        );
-        await page.evaluate(
-          `window.postMessage({ nonce: ${JSON.stringify(nonce)}, type: 'invoke', action: 'create', input: { product_id: ${JSON.stringify(productId)}, text: 'wrong window' } }, '*')`,
-        );
-        // The door behind the bridge checks again: this app's nonce opens no other app's route.
-        const forged = await page.evaluate(`(async () => {
-          const frame = document.querySelector('iframe.app-panel');
-          const body = new URLSearchParams({ csrf: frame.dataset.panelCsrf, nonce: frame.dataset.panelNonce, action: 'other_only', input: '{"value":"x"}' });
-          const response = await fetch('/admin/apps/other-app/panel/invoke', { method: 'POST', body });
-          return response.status;
-        })()`);
-        expect(forged).toBe(403);
-        // Let any stray message be handled before counting.
-        await page.evaluate('new Promise((resolve) => setTimeout(resolve, 300))');
-        expect(invokes).toHaveLength(1);
-        expect(
-          (ok(await staff('POST', '/api/apps/other-app/actions/list_memos', {})) as { items: unknown[] })
-            .items,
-        ).toEqual([]);
-        const texts = (
-          ok(await staff('POST', `/api/apps/${appId}/actions/list`, {})) as {
-            items: { data: { text: string } }[];
-          }
-        ).items.map((item) => item.data.text);
-        expect(texts).not.toContain('no nonce');
-        expect(texts).not.toContain('wrong window');
+        // An app without panels (the assistant's) shows none: the panel is the app's to supply.
+        expect(await page.locator('iframe').count()).toBe(0);
+        expect(invokes).toEqual([]);
         // An upgrade that removes a field is incompatible: the reasons are listed and nothing changes.
         const manifest = JSON.parse(await page.inputValue('#manifest')) as {
           version: string;
@@ -398,8 +346,168 @@ describe.skipIf(browserSkipped)('the admin intelligence and apps areas in chromi
         await page.click('form[action$="/install"] button[type="submit"]');
         await page.waitForURL(new RegExp(`/admin/apps/${appId}$`));
         expect(await versionOf()).not.toBe('1.0.0');
-        // The only refusals: the panel's own credentialed fetch, blocked as it should be.
+        expect(refused).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
+    it("shows the loyalty app's own panel, whose script acts through the bridge and nothing else", async () => {
+      const { context, page, refused } = await ui.openContext(locale);
+      const invokes: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/admin/apps/loyalty/panel/invoke')) invokes.push(request.url());
+      });
+      try {
+        await ui.signIn(page, h.shopA.token);
+        await page.goto(`${ui.base}/admin/apps/loyalty`);
+        const section = page.locator('section[data-panel="questions"]');
+        expect(await section.locator('h3').textContent()).toBe(TEXT[locale].loyaltyPanel);
+        const iframe = section.locator('iframe.app-panel');
+        expect(await iframe.getAttribute('sandbox')).toBe('allow-scripts allow-forms');
+        const nonce = (await iframe.getAttribute('data-panel-nonce'))!;
+        const frame = await panelFrame(page, 'questions', '#questions li');
+        // The app's markup, its texts chosen by its script from the document's language.
+        expect(await frame.textContent('h1')).toBe(TEXT[locale].loyaltyPanel);
+        expect(await frame.evaluate('document.documentElement.lang')).toBe(locale);
+        // The admin's document around it: only the shim's and the app's hashed script and style.
+        const panelAnswer = await page.request.get(`${ui.base}${await iframe.getAttribute('src')}`);
+        const panelPolicy = panelAnswer.headers()['content-security-policy'] ?? '';
+        expect(panelPolicy).toMatch(
+          /script-src 'sha256-[^']+' 'sha256-[^']+'; style-src 'sha256-[^']+' 'sha256-[^']+';/,
+        );
+        for (const directive of [
+          "connect-src 'none'",
+          "form-action 'none'",
+          "base-uri 'none'",
+          "frame-ancestors 'self'",
+          'img-src data:',
+        ]) {
+          expect(panelPolicy).toContain(directive);
+        }
+        expect(panelPolicy).not.toContain('unsafe');
+        expect(await panelAnswer.text()).not.toContain('cw_pat_');
+        expect(await frame.evaluate('self.origin')).toBe('null');
+        expect(
+          await frame.evaluate(
+            "(() => { try { return document.cookie } catch (e) { return 'refused: ' + e.name } })()",
+          ),
+        ).toBe('refused: SecurityError');
+        expect(
+          await frame.evaluate(
+            `fetch(${JSON.stringify(`${ui.base}/admin/apps`)}, { credentials: 'include' }).then(() => 'read', (e) => 'refused: ' + e.name)`,
+          ),
+        ).toBe('refused: TypeError');
+
+        // The app's script invokes its declared actions through the bridge and shows the answer.
+        const question = `Do points expire (${locale})?`;
+        await frame.fill('#question', question);
+        await frame.fill('#answer', 'After two years.');
+        await frame.click('#faq-form button[type="submit"]');
+        await frame.waitForSelector('#status[data-state="added"]');
+        expect(await frame.textContent('#status')).toBe(`${TEXT[locale].added}${question}`);
+        await frame.waitForSelector(`#questions li:has-text(${JSON.stringify(question)})`);
+        expect(invokes).toHaveLength(3); // list_faq on load, add_faq, list_faq again
+        const questions = async () =>
+          (
+            ok(await staff('POST', '/api/apps/loyalty/actions/list_faq', {})) as {
+              items: { data: { question: string } }[];
+            }
+          ).items.map((item) => item.data.question);
+        expect(await questions()).toContain(question);
+        await ui.shot(page, `apps-${locale}-12-app-panel`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+
+        // A refusal of the action itself reaches the script as an error with its status.
+        expect(
+          await frame.evaluate(
+            "cartwright.invoke('add_faq', {}).then(() => 'ran', (error) => error.status + ' ' + typeof error.code)",
+          ),
+        ).toBe('422 string');
+        // Another app's action, by the helper or by a message naming the other app: refused, nothing sent.
+        expect(
+          await frame.evaluate(
+            "cartwright.invoke('other_only', { value: 'x' }).then(() => 'ran', (error) => error.code)",
+          ),
+        ).toBe('APP_ACTION_NOT_FOUND');
+        expect(
+          await frame.evaluate(`new Promise((resolve) => {
+            addEventListener('message', (event) => { if (event.data?.requestId === 'other') resolve(event.data.type) });
+            parent.postMessage({ nonce: ${JSON.stringify(nonce)}, type: 'invoke', requestId: 'other', appId: 'other-app', action: 'other_only', input: { value: 'x' } }, '*');
+          })`),
+        ).toBe('refused');
+        // Without the nonce, or from another window (the admin page itself): ignored.
+        await frame.evaluate(
+          `parent.postMessage({ type: 'invoke', action: 'add_faq', input: { question: 'no nonce', answer: 'x' } }, '*')`,
+        );
+        await page.evaluate(
+          `window.postMessage({ nonce: ${JSON.stringify(nonce)}, type: 'invoke', action: 'add_faq', input: { question: 'wrong window', answer: 'x' } }, '*')`,
+        );
+        // The door behind the bridge checks again: this app's nonce opens no other app's route.
+        const forged = await page.evaluate(`(async () => {
+          const frame = document.querySelector('iframe.app-panel');
+          const body = new URLSearchParams({ csrf: frame.dataset.panelCsrf, nonce: frame.dataset.panelNonce, action: 'other_only', input: '{"value":"x"}' });
+          const response = await fetch('/admin/apps/other-app/panel/invoke', { method: 'POST', body });
+          return response.status;
+        })()`);
+        expect(forged).toBe(403);
+        // Let any stray message be handled before counting.
+        await page.evaluate('new Promise((resolve) => setTimeout(resolve, 300))');
+        expect(invokes).toHaveLength(4); // the refused add_faq {} was the only one more
+        expect(
+          (ok(await staff('POST', '/api/apps/other-app/actions/list_memos', {})) as { items: unknown[] })
+            .items,
+        ).toEqual([]);
+        expect(await questions()).not.toContain('no nonce');
+        expect(await questions()).not.toContain('wrong window');
+        // The only refusals on the console: the credentialed fetch the test made from the panel.
         expect(refused.filter((text) => !/connect-src 'none'|Fetch API cannot load/.test(text))).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
+    it('blocks a panel script that tries fetch, XHR or a form post to the admin', async () => {
+      const { context, page, refused } = await ui.openContext(locale);
+      // What left a panel frame: answered requests, and refused ones with the browser's reason.
+      const fromPanels: string[] = [];
+      const blocked: string[] = [];
+      page.on('requestfinished', (request) => {
+        if (request.frame() !== page.mainFrame()) fromPanels.push(new URL(request.url()).pathname);
+      });
+      page.on('requestfailed', (request) => {
+        if (request.frame() !== page.mainFrame())
+          blocked.push(`${new URL(request.url()).pathname} ${request.failure()?.errorText}`);
+      });
+      try {
+        await ui.signIn(page, h.shopA.token);
+        await page.goto(`${ui.base}/admin/apps/probe-app`);
+        const frame = await panelFrame(page, 'probe', '#out li:nth-child(5)');
+        const seen = (await frame.locator('#out li').allTextContents()).sort();
+        expect(seen).toEqual([
+          'fetch TypeError',
+          'violation connect-src',
+          'violation connect-src',
+          'violation form-action',
+          'xhr error',
+        ]);
+        await page.evaluate('new Promise((resolve) => setTimeout(resolve, 300))');
+        // Only the panel's own document was answered; the XHR failed as "csp" in the browser (the fetch and
+        // the form post are not even reported as requests); nothing was written.
+        expect(fromPanels).toEqual(['/admin/apps/probe-app/panels/probe']);
+        expect(
+          blocked.every((line) => line.endsWith(' csp')),
+          blocked.join(),
+        ).toBe(true);
+        expect(
+          (ok(await staff('POST', '/api/apps/probe-app/actions/list_memos', {})) as { items: unknown[] })
+            .items,
+        ).toEqual([]);
+        await ui.shot(page, `apps-${locale}-13-probe-panel`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+        expect(
+          refused.filter((text) => !/connect-src 'none'|form-action 'none'|Fetch API cannot load/.test(text)),
+        ).toEqual([]);
       } finally {
         await context.close();
       }
@@ -418,6 +526,9 @@ describe.skipIf(browserSkipped)('the admin intelligence and apps areas in chromi
         expect(await page.locator('main input[name^="f."], main textarea').count()).toBe(0);
         expect(await page.locator('iframe').count()).toBe(0);
         await ui.shot(page, `apps-${locale}-11-reader-app`);
+        // The loyalty app's panel is for writers: a reader sees no frame.
+        await page.goto(`${ui.base}/admin/apps/loyalty`);
+        expect(await page.locator('iframe').count()).toBe(0);
         expect(await ui.seriousViolations(page)).toEqual([]);
         // The owner's form post replayed with the reader's session and CSRF token: refused.
         const before = (
@@ -445,12 +556,46 @@ describe.skipIf(browserSkipped)('the admin intelligence and apps areas in chromi
   });
 });
 
-async function panelFrame(page: Page): Promise<Frame> {
-  await page.waitForSelector('iframe.app-panel');
+/** The frame of an app panel once `ready` (a selector inside it) is there. */
+async function panelFrame(page: Page, panelId: string, ready: string): Promise<Frame> {
+  await page.waitForSelector(`section[data-panel="${panelId}"] iframe.app-panel`);
   for (let tries = 0; tries < 100; tries++) {
-    const frame = page.frames().find((item) => item.url().includes('/panel?nonce='));
-    if (frame && (await frame.locator('form[data-action]').count()) > 0) return frame;
+    const frame = page.frames().find((item) => item.url().includes(`/panels/${panelId}?nonce=`));
+    if (frame && (await frame.locator(ready).count()) > 0) return frame;
     await page.waitForTimeout(100);
   }
-  throw new Error('the panel did not load');
+  throw new Error(`the panel ${panelId} did not load`);
 }
+
+// An app whose panel script tries to reach the admin every way it can: a credentialed fetch, an
+// XHR post to the bridge's door and a form post to a block route. It records what happened.
+const PROBE_MANIFEST = {
+  apiVersion: 1,
+  id: 'probe-app',
+  version: '1.0.0',
+  name: { en: 'Probe app', de: 'Sonden-App' },
+  entities: [{ id: 'memo', fields: [{ name: 'value', type: 'string' }] }],
+  actions: [
+    { id: 'add_memo', kind: 'create', entity: 'memo' },
+    { id: 'list_memos', kind: 'list', entity: 'memo' },
+  ],
+  admin: {
+    panels: [
+      {
+        id: 'probe',
+        label: { en: 'Probe', de: 'Sonde' },
+        html: '<main><h1>Probe</h1><form id="post" method="post" action="/admin/apps/probe-app/blocks/add"><label for="value">Value</label><input id="value" name="value" value="posted"><button type="submit">Post</button></form><ul id="out"></ul></main>',
+        script: `const out = document.getElementById('out');
+const note = (text) => out.append(Object.assign(document.createElement('li'), { textContent: text }));
+document.addEventListener('securitypolicyviolation', (event) => note('violation ' + event.effectiveDirective));
+fetch('/admin/apps', { credentials: 'include' }).then(() => note('fetch read'), (error) => note('fetch ' + error.name));
+const request = new XMLHttpRequest();
+request.open('POST', '/admin/apps/probe-app/panel/invoke');
+request.onload = () => note('xhr read ' + request.status);
+request.onerror = () => note('xhr error');
+request.send(new URLSearchParams({ action: 'add_memo', input: '{"value":"xhr"}' }));
+document.getElementById('post').requestSubmit();`,
+      },
+    ],
+  },
+};

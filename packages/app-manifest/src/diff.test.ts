@@ -189,6 +189,8 @@ const allowed: readonly { name: string; edits: readonly Edit[] }[] = [
     ],
   },
   { name: 'reordered fields', edits: [bump, ['set', '/entities/1/fields', [...faqFields].reverse()]] },
+  { name: 'a changed admin panel', edits: [bump, ['set', '/admin/panels/0/html', '<p>New</p>']] },
+  { name: 'removed admin panels', edits: [bump, ['remove', '/admin']] },
 ];
 
 const summary = (reasons: readonly { code: string; pointer: string }[]) =>
@@ -239,6 +241,14 @@ describe('diffManifests', () => {
         },
       ],
     });
+  });
+
+  it('refuses a changed panel under the same version, and compares a manifest stored before panels', () => {
+    const sameVersion = diffManifests(installed, manifest([['set', '/admin/panels/0/style', 'p{}']]));
+    expect(summary(sameVersion.reasons)).toEqual(['VERSION_NOT_GREATER /version']);
+    const beforePanels = manifest([['remove', '/admin']]);
+    expect(diffManifests(beforePanels, manifest([['remove', '/admin']])).unchanged).toBe(true);
+    expect(diffManifests(beforePanels, manifest([bump])).compatible).toBe(true);
   });
 
   it('counts a bound added where there was none as narrowing', () => {

@@ -19,6 +19,7 @@ export const MANIFEST_ISSUE_CODES = [
   'MANIFEST_CRON_INVALID',
   'MANIFEST_SCHEDULE_INPUT',
   'MANIFEST_CONTRACT_MISMATCH',
+  'MANIFEST_PANEL_CONTENT',
 ] as const;
 export type ManifestIssueCode = (typeof MANIFEST_ISSUE_CODES)[number];
 

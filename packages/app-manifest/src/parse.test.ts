@@ -7,7 +7,8 @@ import { parseManifest } from './parse.ts';
 // entities: 0 note (0 customer_id, 1 body, 2 tier, 3 points, 4 follow_up_on), 1 faq (0 question,
 // 1 answer, 2 position); actions: 0 list, 1 get_note, 2 add_note, 3 update_note,
 // 4 delete_note, 5 list_faq, 6 add_faq, 7 score, 8 digest; blocks: 0 customer_notes (table),
-// 1 new_note (form), 2 customer_score (action); schedules: 0 weekly_digest; webhooks: 0 crm_note.
+// 1 new_note (form), 2 customer_score (action); schedules: 0 weekly_digest; webhooks: 0 crm_note;
+// admin.panels: 0 questions (html, script, style).
 
 interface Case {
   readonly name: string;
@@ -18,6 +19,7 @@ interface Case {
 
 const text = (length: number) => 'x'.repeat(length);
 const field = (name: string, type: string, extra: Record<string, unknown> = {}) => ({ name, type, ...extra });
+const panel = (id: string) => ({ id, label: { en: id }, html: `<p>${id}</p>` });
 
 const refusals: readonly Case[] = [
   // MANIFEST_INVALID: the schema (shape, types, bounds, unknown and missing keys)
@@ -549,6 +551,63 @@ const refusals: readonly Case[] = [
     ],
   },
 
+  // Admin panels: bounded, each id once, script and style only where the admin allows them
+  {
+    name: 'six panels',
+    edits: [['set', '/admin/panels', Array.from({ length: 6 }, (_, index) => panel(`p${index}`))]],
+    issues: ['MANIFEST_INVALID /admin/panels'],
+  },
+  {
+    name: 'panel markup over 64 KiB',
+    edits: [['set', '/admin/panels/0/html', text(65_537)]],
+    issues: ['MANIFEST_INVALID /admin/panels/0/html'],
+  },
+  {
+    name: 'a panel script over 64 KiB and a style over 16 KiB',
+    edits: [
+      ['set', '/admin/panels/0/script', text(65_537)],
+      ['set', '/admin/panels/0/style', text(16_385)],
+    ],
+    issues: ['MANIFEST_INVALID /admin/panels/0/script', 'MANIFEST_INVALID /admin/panels/0/style'],
+  },
+  {
+    name: 'a panel without markup or label, and an unknown panel key',
+    edits: [
+      ['set', '/admin/panels/0/html', ''],
+      ['remove', '/admin/panels/0/label'],
+      ['set', '/admin/panels/0/url', 'https://example.com/panel'],
+    ],
+    issues: [
+      'MANIFEST_INVALID /admin/panels/0/label',
+      'MANIFEST_INVALID /admin/panels/0/html',
+      'MANIFEST_INVALID /admin/panels/0/url',
+    ],
+  },
+  {
+    name: 'an unknown key beside panels',
+    edits: [['set', '/admin/pages', []]],
+    issues: ['MANIFEST_INVALID /admin/pages'],
+  },
+  {
+    name: 'a panel id twice',
+    edits: [['set', '/admin/panels/1', panel('questions')]],
+    issues: ['MANIFEST_DUPLICATE_ID /admin/panels/1/id'],
+  },
+  {
+    name: 'script and style inside the markup, and closing tags inside the script and style',
+    edits: [
+      ['set', '/admin/panels/0/html', '<p>Hi</p><SCRIPT>alert(1)</SCRIPT><style>p{}</style>'],
+      ['set', '/admin/panels/0/script', 'document.write("</script><script>alert(1)")'],
+      ['set', '/admin/panels/0/style', 'p{}</STYLE><p>'],
+    ],
+    issues: [
+      'MANIFEST_PANEL_CONTENT /admin/panels/0/html',
+      'MANIFEST_PANEL_CONTENT /admin/panels/0/html',
+      'MANIFEST_PANEL_CONTENT /admin/panels/0/script',
+      'MANIFEST_PANEL_CONTENT /admin/panels/0/style',
+    ],
+  },
+
   // Sections are checked on their own: a broken one hides nothing in the others.
   {
     name: 'a schema problem in blocks and a secret in entities',
@@ -614,6 +673,21 @@ const accepted: readonly { name: string; edits: readonly Edit[] }[] = [
     ],
   },
   { name: 'a pre-release version', edits: [['set', '/version', '2.0.0-rc.1']] },
+  {
+    name: 'five panels at their bounds, markup only or with a script and style',
+    edits: [
+      [
+        'set',
+        '/admin/panels',
+        [
+          { ...panel('big'), html: text(65_536), script: text(65_536), style: text(16_384) },
+          ...['b', 'c', 'd', 'e'].map(panel),
+        ],
+      ],
+    ],
+  },
+  { name: 'an admin section without panels', edits: [['set', '/admin', {}]] },
+  { name: 'no admin section', edits: [['remove', '/admin']] },
 ];
 
 const summary = (issues: readonly { code: string; pointer: string }[]) =>
@@ -685,6 +759,16 @@ describe('parseManifest', () => {
         subscriptions: [],
       },
     });
+    // No admin panels filled in: a manifest stored before panels existed is the same value today.
+    expect(result.ok && result.value.admin).toBeUndefined();
+    const empty = parseManifest({
+      apiVersion: 1,
+      id: 'tiny',
+      version: '0.1.0',
+      name: { en: 'Tiny' },
+      admin: {},
+    });
+    expect(empty.ok && empty.value.admin).toEqual({ panels: [] });
   });
 
   it('fills field, action and schedule defaults, and keeps an omitted mcp flag omitted', () => {

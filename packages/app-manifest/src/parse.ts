@@ -7,6 +7,7 @@ import { checkBlocks } from './rules/blocks.ts';
 import { checkPayment, checkShipping } from './rules/contracts.ts';
 import { reportDuplicates } from './rules/duplicates.ts';
 import { checkEntities } from './rules/entities.ts';
+import { checkPanels } from './rules/panels.ts';
 import { checkSchedules, checkWebhooks } from './rules/triggers.ts';
 import { Manifest } from './schema.ts';
 import { isPlainObject } from './values.ts';
@@ -52,6 +53,7 @@ function crossCheck(manifest: Partial<Manifest>, report: ReportIssue): void {
   if (manifest.webhooks) checkWebhooks(manifest.webhooks, actions, report);
   if (manifest.payment && actions) checkPayment(manifest.payment, actions, report);
   if (manifest.shipping && actions) checkShipping(manifest.shipping, actions, report);
+  if (manifest.admin) checkPanels(manifest.admin.panels, report);
 }
 
 /**

@@ -28,6 +28,10 @@ export const MANIFEST_LIMITS = {
   cronLength: CRON_MAX_LENGTH,
   subscriptions: 32,
   eventNameLength: 100,
+  panels: 5,
+  panelHtmlLength: 65_536,
+  panelScriptLength: 65_536,
+  panelStyleLength: 16_384,
 } as const;
 
 const L = MANIFEST_LIMITS;
@@ -391,6 +395,45 @@ export const Intelligence = v.strictObject({
   tools: v.optional(v.pipe(v.array(Id), v.maxLength(L.tools)), () => []),
 });
 
+/**
+ * A panel the app ships for its page in the admin (decision 0048): static markup, and optionally a
+ * script and a style, served into a sandboxed frame with an opaque origin. The script calls the
+ * app's declared actions through `cartwright.invoke(action, input)`; the admin allows exactly this
+ * script and style by their hashes, so the markup holds neither.
+ */
+export const Panel = v.strictObject({
+  id: Id,
+  label: Label,
+  html: v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.maxLength(L.panelHtmlLength),
+    v.description('The body markup of the panel, without <script> or <style> elements.'),
+  ),
+  script: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(L.panelScriptLength),
+      v.description('JavaScript run after the markup, allowed by its hash; it must not contain </script.'),
+    ),
+  ),
+  style: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(L.panelStyleLength),
+      v.description('CSS for the markup, allowed by its hash; it must not contain </style.'),
+    ),
+  ),
+});
+export type Panel = v.InferOutput<typeof Panel>;
+
+/** What the app adds to the admin beyond its blocks: its own panels, shown on the app's page. */
+export const Admin = v.strictObject({
+  panels: v.optional(v.pipe(v.array(Panel), v.maxLength(L.panels)), () => []),
+});
+
 /** The manifest, API 1: the schema every part is checked with before the cross-checks. */
 export const Manifest = v.strictObject({
   apiVersion: v.literal(MANIFEST_API_VERSION),
@@ -410,6 +453,8 @@ export const Manifest = v.strictObject({
   webhooks: v.optional(v.pipe(v.array(Webhook), v.maxLength(L.webhooks)), () => []),
   payment: v.optional(Payment),
   shipping: v.optional(Shipping),
+  // No default: a manifest without panels answers without the key, as it did before panels existed.
+  admin: v.optional(Admin),
   /**
    * Outbox events delivered to the app's external service (signed, at least once). A name ending
    * in `.*` subscribes to every event under that prefix.

@@ -62,6 +62,14 @@ export interface ManifestBlock {
   readonly fields?: readonly string[];
   readonly contextBinding?: { field: string; key: ContextKey };
 }
+/** A panel the app ships (decision 0048): served by admin/apps/panel.ts into a sandboxed frame. */
+export interface ManifestPanel {
+  readonly id: string;
+  readonly label: Text;
+  readonly html: string;
+  readonly script?: string;
+  readonly style?: string;
+}
 export interface AppManifest {
   readonly id: string;
   readonly name: Text;
@@ -69,6 +77,7 @@ export interface AppManifest {
   readonly entities?: readonly { id: string; fields: readonly ManifestField[] }[];
   readonly actions?: readonly ManifestAction[];
   readonly blocks?: readonly ManifestBlock[];
+  readonly admin?: { readonly panels?: readonly ManifestPanel[] };
 }
 export interface InstalledApp {
   readonly appId: string;

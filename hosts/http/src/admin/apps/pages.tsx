@@ -5,7 +5,7 @@ import { CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
 import { AppBlocks, type InstalledApp, type LoadedBlock, MOUNT_CONTEXT, textIn } from './blocks.tsx';
 
 // The apps pages (issue 20 Build 7, decision 0047): the installed apps and the two ways to install
-// (a manifest, an assistant), an app's page with its data cards and its iframe panel.
+// (a manifest, an assistant), an app's page with its data cards and its own iframe panels.
 
 export type Notice = { kind: 'ok' | 'error' | 'warning'; text: string; reasons?: readonly string[] } | null;
 
@@ -357,14 +357,15 @@ export function AppPage({
   app,
   blocks,
   context,
-  panel,
+  panels,
   notice,
 }: {
   page: PageContext;
   app: InstalledApp;
   blocks: readonly LoadedBlock[];
   context: Partial<Record<string, string>>;
-  panel: { nonce: string; src: string } | null;
+  /** The app's own panels (decision 0048), each with its frame's nonce; none for readers. */
+  panels: readonly { id: string; label: string; nonce: string; src: string }[];
   notice: Notice;
 }) {
   const { t, csrf } = page;
@@ -423,20 +424,25 @@ export function AppPage({
             </>
           )}
         </section>
-        {panel ? (
-          <section aria-labelledby="panel-heading">
-            <h2 id="panel-heading">{t.t('apps.panel')}</h2>
-            <iframe
-              class="app-panel"
-              title={t.t('apps.panel.title', { name })}
-              src={panel.src}
-              sandbox="allow-scripts allow-forms"
-              referrerpolicy="no-referrer"
-              data-panel-nonce={panel.nonce}
-              data-panel-csrf={csrf}
-              data-panel-invoke={`/admin/apps/${app.appId}/panel/invoke`}
-              data-panel-actions={(app.manifest.actions ?? []).map((action) => action.id).join(' ')}
-            ></iframe>
+        {panels.length > 0 ? (
+          <section aria-labelledby="panels-heading">
+            <h2 id="panels-heading">{t.t('apps.panel')}</h2>
+            {panels.map((panel) => (
+              <section aria-labelledby={`panel-${panel.id}`} data-panel={panel.id}>
+                <h3 id={`panel-${panel.id}`}>{panel.label}</h3>
+                <iframe
+                  class="app-panel"
+                  title={t.t('apps.panel.title', { name: panel.label })}
+                  src={panel.src}
+                  sandbox="allow-scripts allow-forms"
+                  referrerpolicy="no-referrer"
+                  data-panel-nonce={panel.nonce}
+                  data-panel-csrf={csrf}
+                  data-panel-invoke={`/admin/apps/${app.appId}/panel/invoke`}
+                  data-panel-actions={(app.manifest.actions ?? []).map((action) => action.id).join(' ')}
+                ></iframe>
+              </section>
+            ))}
             <script src={ADMIN_ASSETS.appsBridge.path} defer></script>
           </section>
         ) : null}

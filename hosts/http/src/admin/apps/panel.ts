@@ -1,12 +1,14 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { InstalledApp } from './blocks.tsx';
+import type { ManifestPanel } from './blocks.tsx';
 
-// The admin iframe panel (spec Authentication 8, decision 0047): a built-in page listing the
-// current app's declared actions, served from /admin/apps/:appId/panel into
-// `<iframe sandbox="allow-scripts allow-forms">` (never allow-same-origin: an opaque origin, no
-// cookie, no storage, no credentialed fetch of the admin). It talks only by postMessage with the
-// per-render nonce; the admin page's bridge (assets/apps-bridge.js) forwards the current app's
-// declared actions to a CSRF-checked POST.
+// The app's admin panels (spec Authentication 8, decisions 0047 and 0048): markup, script and
+// style the app ships in its manifest (`admin.panels`), served from /admin/apps/:appId/panels/:id
+// into `<iframe sandbox="allow-scripts allow-forms">` (never allow-same-origin: an opaque origin,
+// no cookie, no storage, no credentialed fetch of the admin). The document is the admin's: its
+// policy allows exactly the admin's shim and the app's one script and style by their hashes, and
+// no connection, form target, base or frame. The shim gives the app `cartwright.invoke`, which
+// talks only by postMessage with the per-render nonce; the admin page's bridge
+// (assets/apps-bridge.js) forwards the current app's declared actions to a CSRF-checked POST.
 
 /** A nonce bound to this session (its CSRF token is the HMAC key) and this app: `<random>.<mac>`. */
 export function panelNonce(csrf: string, appId: string): string {
@@ -27,62 +29,69 @@ export function panelNonceValid(csrf: string, appId: string, nonce: unknown): bo
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-// The panel's own script and style, inline and allowed by their hashes (the panel's policy names
-// them; nothing else runs or styles there). The script reads the nonce from <body data-nonce>.
-const PANEL_SCRIPT = `(() => {
-  const nonce = document.body.dataset.nonce;
+// The admin's shim, run before the app's markup: `cartwright.invoke(action, input)` posts
+// `{nonce, type: 'invoke', requestId, action, input}` to the parent and settles on the bridge's
+// answer carrying the same nonce and request id (any other message is ignored). It resolves with
+// the action's answer, or rejects with an Error carrying `code`, `status` and `errors`.
+const PANEL_SHIM = `(() => {
+  const nonce = document.documentElement.dataset.panelNonce;
+  const waiting = new Map();
   let next = 1;
-  const out = document.getElementById('result');
   window.addEventListener('message', (event) => {
     if (event.source !== window.parent) return;
     const data = event.data;
-    if (!data || data.nonce !== nonce) return;
-    out.textContent = JSON.stringify(data, null, 2);
-    out.dataset.state = data.type;
+    if (!data || data.nonce !== nonce || !waiting.has(data.requestId)) return;
+    const { resolve, reject } = waiting.get(data.requestId);
+    waiting.delete(data.requestId);
+    if (data.type === 'result') return resolve(data.body?.value);
+    const error = new Error(data.body?.detail ?? data.code ?? 'refused');
+    error.code = data.body?.code ?? data.code;
+    error.status = data.status;
+    error.errors = data.body?.errors ?? [];
+    reject(error);
   });
-  for (const form of document.querySelectorAll('form[data-action]')) {
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      let input = {};
-      const text = form.querySelector('textarea').value.trim();
-      if (text !== '') {
-        try { input = JSON.parse(text); } catch (error) { out.textContent = String(error); return; }
-      }
-      window.parent.postMessage({ nonce, type: 'invoke', requestId: next++, action: form.dataset.action, input }, '*');
+  const invoke = (action, input = {}) =>
+    new Promise((resolve, reject) => {
+      const requestId = next++;
+      waiting.set(requestId, { resolve, reject });
+      window.parent.postMessage({ nonce, type: 'invoke', requestId, action, input }, '*');
     });
-  }
+  Object.defineProperty(window, 'cartwright', { value: Object.freeze({ invoke }), enumerable: true });
 })();`;
-const PANEL_STYLE =
-  'body{font:16px/1.5 system-ui,sans-serif;margin:0.75rem;color:#1d2630}form{margin:0 0 0.75rem}textarea{font:inherit;width:100%;min-height:3rem}button{font:inherit;padding:0.3rem 0.8rem}pre{background:#f4f6f8;padding:0.5rem;white-space:pre-wrap}label{display:block;font-weight:600}';
+const PANEL_BASE_STYLE =
+  'body{font:16px/1.5 system-ui,sans-serif;margin:0.75rem;color:#1d2630;background:#fff}';
 
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+// The HTML parser reads CR LF and a lone CR as LF: hash and serve the text the browser will see.
+const asParsed = (text: string) => text.replace(/\r\n?/g, '\n');
+const SHIM_HASH = hash(PANEL_SHIM);
+const BASE_STYLE_HASH = hash(PANEL_BASE_STYLE);
 
-/** The panel's policy: only its own hashed script and style, no connection, no form target, framed only by the admin. */
-export const PANEL_POLICY = `default-src 'none'; script-src ${hash(PANEL_SCRIPT)}; style-src ${hash(PANEL_STYLE)}; connect-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors 'self'`;
+/**
+ * A panel's policy: the shim and the app's script, the base and the app's style, each by its
+ * hash (so no inline handler, style attribute or injected element runs); images only as data:
+ * URLs; no connection, form target, base, plugin, font or frame; framed only by the admin.
+ */
+export function panelPolicy(panel: ManifestPanel): string {
+  const scripts = [SHIM_HASH, ...(panel.script ? [hash(asParsed(panel.script))] : [])].join(' ');
+  const styles = [BASE_STYLE_HASH, ...(panel.style ? [hash(asParsed(panel.style))] : [])].join(' ');
+  return `default-src 'none'; script-src ${scripts}; style-src ${styles}; img-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors 'self'`;
+}
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-/** The panel document: the app's declared actions, each with an input and a run button. */
-export function panelHtml(
-  app: InstalledApp,
-  nonce: string,
-  locale: string,
-  texts: { title: string; input: string; run: string; result: string },
-): string {
-  const label = (text: Record<string, string> | undefined, fallback: string) =>
-    text?.[locale] ?? text?.en ?? fallback;
-  const actions = (app.manifest.actions ?? [])
-    .map(
-      (action) => `<form data-action="${escapeHtml(action.id)}">
-<label for="in-${escapeHtml(action.id)}">${escapeHtml(label(action.label, action.id))} (${escapeHtml(action.id)}) · ${escapeHtml(texts.input)}</label>
-<textarea id="in-${escapeHtml(action.id)}"></textarea>
-<button type="submit">${escapeHtml(texts.run)}</button>
-</form>`,
-    )
-    .join('\n');
-  return `<!doctype html><html lang="${escapeHtml(locale)}"><head><meta charset="utf-8"><title>${escapeHtml(texts.title)}</title><style>${PANEL_STYLE}</style></head>
-<body data-nonce="${escapeHtml(nonce)}"><main><h1>${escapeHtml(label(app.manifest.name, app.appId))}</h1>
-${actions}
-<h2>${escapeHtml(texts.result)}</h2><pre id="result" aria-live="polite"></pre></main>
-<script>${PANEL_SCRIPT}</script></body></html>`;
+/**
+ * The panel document: the admin's head (language, nonce, title, styles, shim), then the app's
+ * markup as the body and its script last. The manifest keeps <script> and <style> out of the
+ * markup and closing tags out of the script and style (MANIFEST_PANEL_CONTENT), and the policy
+ * names only these hashes, so nothing else in the markup runs or styles.
+ */
+export function panelHtml(panel: ManifestPanel, nonce: string, locale: string, title: string): string {
+  return `<!doctype html><html lang="${escapeHtml(locale)}" data-panel-nonce="${escapeHtml(nonce)}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${PANEL_BASE_STYLE}</style>${
+    panel.style ? `<style>${asParsed(panel.style)}</style>` : ''
+  }<script>${PANEL_SHIM}</script></head>
+<body>
+${panel.html}
+${panel.script ? `<script>${asParsed(panel.script)}</script>` : ''}
+</body></html>`;
 }

@@ -15,10 +15,10 @@ import {
   textIn,
 } from './blocks.tsx';
 import { AppPage, AppsPage, type Assistant, AssistantPage, type Notice, type Preview } from './pages.tsx';
-import { PANEL_POLICY, panelHtml, panelNonce, panelNonceValid } from './panel.ts';
+import { panelHtml, panelNonce, panelNonceValid, panelPolicy } from './panel.ts';
 
 // /admin/apps (issue 20 Build 7, decisions 0035, 0038, 0042, 0047): install from a manifest or an
-// assistant, upgrade with the compatibility diff, app data cards, the admin iframe panel. Every
+// assistant, upgrade with the compatibility diff, app data cards, the app's iframe panels. Every
 // read and write is an operation called as the member (`kit.act`).
 
 // A lookup guard only: the app is then found among the installed ones (ids: @cartwright/app-manifest).
@@ -276,25 +276,25 @@ export const appsArea: AdminArea = (app, kit) => {
       const context = contextOf(c);
       const blocks = await loadAppBlocks(kit, session, [found], ADMIN_MOUNTS, context);
       const writes = session.principal.permissions.has('apps.write');
-      const nonce = writes ? panelNonce(page.csrf, found.appId) : null;
+      // The app's own panels (decision 0048), for writers only, each with a nonce of this render.
+      const panels = writes
+        ? (found.manifest.admin?.panels ?? []).map((panel) => {
+            const nonce = panelNonce(page.csrf, found.appId);
+            return {
+              id: panel.id,
+              label: textIn(panel.label, page.t.locale, panel.id),
+              nonce,
+              src: `/admin/apps/${found.appId}/panels/${panel.id}?nonce=${encodeURIComponent(nonce)}`,
+            };
+          })
+        : [];
       const notice: Notice =
         c.req.query('done') === 'saved' ? { kind: 'ok', text: page.t.t('apps.saved') } : null;
-      // This page frames the app's panel: the admin's policy plus frame-src 'self'.
-      c.header('content-security-policy', `${ADMIN_POLICY}; frame-src 'self'`);
+      // A page that frames the app's panels: the admin's policy plus frame-src 'self'.
+      if (panels.length > 0) c.header('content-security-policy', `${ADMIN_POLICY}; frame-src 'self'`);
       return kit.render(
         c,
-        <AppPage
-          page={page}
-          app={found}
-          blocks={blocks}
-          context={context}
-          panel={
-            nonce
-              ? { nonce, src: `/admin/apps/${found.appId}/panel?nonce=${encodeURIComponent(nonce)}` }
-              : null
-          }
-          notice={notice}
-        />,
+        <AppPage page={page} app={found} blocks={blocks} context={context} panels={panels} notice={notice} />,
       );
     }),
   );
@@ -328,31 +328,26 @@ export const appsArea: AdminArea = (app, kit) => {
     return kit.redirect(c, `${back}${back.includes('?') ? '&' : '?'}done=saved`);
   });
 
-  // The panel document (opaque origin in its sandbox): its own strict policy, framed only by the admin.
+  // A panel document (opaque origin in its sandbox): the app's markup under the admin's head and
+  // its own strict policy, framed only by the admin.
   app.get(
-    '/admin/apps/:appId/panel',
+    '/admin/apps/:appId/panels/:panelId',
     kit.page(async (c, page, session) => {
       const found = await findApp(session, c.req.param('appId') ?? '');
+      const panel = found?.manifest.admin?.panels?.find((item) => item.id === c.req.param('panelId'));
       const nonce = c.req.query('nonce');
       if (
         !found ||
+        !panel ||
         !session.principal.permissions.has('apps.write') ||
         !panelNonceValid(page.csrf, found.appId, nonce)
       ) {
         return kit.notFound(c, page);
       }
-      c.header('content-security-policy', PANEL_POLICY);
+      c.header('content-security-policy', panelPolicy(panel));
       c.header('x-frame-options', 'SAMEORIGIN');
-      return c.html(
-        panelHtml(found, nonce!, page.t.locale, {
-          title: page.t.t('apps.panel.title', {
-            name: textIn(found.manifest.name, page.t.locale, found.appId),
-          }),
-          input: page.t.t('apps.panel.input'),
-          run: page.t.t('apps.run'),
-          result: page.t.t('apps.panel.result'),
-        }),
-      );
+      const title = page.t.t('apps.panel.title', { name: textIn(panel.label, page.t.locale, panel.id) });
+      return c.html(panelHtml(panel, nonce!, page.t.locale, title));
     }),
   );
 

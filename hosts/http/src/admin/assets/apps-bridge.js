@@ -1,19 +1,21 @@
-// The admin's bridge to an app's iframe panel (decision 0047). The panel is sandboxed without
-// allow-same-origin: it has an opaque origin, so it talks only by postMessage. A message is
-// accepted only when it comes from the panel's own window (event.source) and carries the nonce
-// this page was rendered with; only an invocation of one of THIS app's declared actions is
+// The admin's bridge to an app's iframe panels (decisions 0047, 0048). A panel is sandboxed
+// without allow-same-origin: it has an opaque origin, so it talks only by postMessage. A message
+// is accepted only when it comes from a panel's own window (event.source) and carries the nonce
+// that panel's frame was rendered with; only an invocation of one of THIS app's declared actions is
 // forwarded, to the CSRF-checked admin route, which checks the nonce and the action again and
 // invokes it as the member. Anything else is refused or ignored.
 (() => {
   window.addEventListener('message', async (event) => {
-    const frame = document.querySelector('iframe[data-panel-nonce]');
-    if (!(frame instanceof HTMLIFrameElement) || event.source !== frame.contentWindow) return;
+    const frame = [...document.querySelectorAll('iframe[data-panel-nonce]')].find(
+      (candidate) => candidate instanceof HTMLIFrameElement && candidate.contentWindow === event.source,
+    );
+    if (!frame || event.source === null) return;
     const data = event.data;
     const nonce = frame.dataset.panelNonce;
     if (!data || typeof data !== 'object' || data.nonce !== nonce || data.type !== 'invoke') return;
     const reply = (message) =>
       frame.contentWindow?.postMessage({ nonce, requestId: data.requestId, ...message }, '*');
-    const actions = (frame.dataset.panelActions ?? '').split(' ');
+    const actions = (frame.dataset.panelActions ?? '').split(' ').filter(Boolean);
     const input = data.input ?? {};
     if (typeof data.action !== 'string' || !actions.includes(data.action)) {
       reply({ type: 'refused', code: 'APP_ACTION_NOT_FOUND' });
