@@ -395,3 +395,25 @@ describe('a reader', () => {
     expect(await h.digest()).toBe(before);
   });
 });
+
+describe('another shop', () => {
+  it('sees none of shop A’s methods and changes none of them', async () => {
+    const other = await session(h.shopB.token, 'en');
+    const parcel = (await stored('shipping', SELLABLE.parcel))!;
+    const list = await other.get('/admin/settings/methods');
+    expect(list.status).toBe(200);
+    expect(list.html).not.toContain(SELLABLE.parcel);
+    const path = `/admin/settings/methods/shipping/${SELLABLE.parcel}`;
+    expect((await other.get(path)).status).toBe(404);
+    expect((await other.get(`${path}/remove`)).status).toBe(404);
+    const ownerForm = formFields((await owner.get(path)).html);
+    const before = await h.digest();
+    const attempts = [
+      other.post(path, { ...ownerForm, 'name.en': 'Taken over' }),
+      other.post(`${path}/active`, { revision: String(parcel.revision), active: 'off' }),
+      other.post(`${path}/remove`, { revision: String(parcel.revision) }),
+    ];
+    for (const attempt of await Promise.all(attempts)) expect(attempt.status).toBe(404);
+    expect(await h.digest()).toBe(before);
+  });
+});

@@ -114,7 +114,7 @@ function MethodRow({
   return (
     <tr data-method={record.id}>
       <th scope="row">
-        <a href={methodPath(area, record.id)} aria-label={t.t('methods.open', { name: plain })}>
+        <a href={methodPath(area, record.id)}>
           <MethodName page={page} record={record} mainLanguage={mainLanguage} />
         </a>
       </th>
