@@ -942,6 +942,9 @@ describe('the admin UI routes', () => {
       '/admin/locale',
       '/admin/sign-in',
       `/admin/settings/channels/${main!.id}`,
+      '/admin/settings/channels',
+      `/admin/settings/channels/${main!.id}/company`,
+      `/admin/settings/channels/${main!.id}/delete`,
       `/admin/rules/${A_RULE}`,
     ]) {
       const answer = await post(path, undefined, { tenantId: h.shopA.tenantId, token: h.shopA.token });
@@ -966,6 +969,20 @@ describe('the admin UI routes', () => {
       baseRevision: '1',
     });
     expect(saved.status).toBe(404);
+    // Shop A's main channel: its company identity form and its delete reach nothing of shop A.
+    const company = await post(`/admin/settings/channels/${main!.id}/company`, cookie, {
+      csrf,
+      companyRevision: '0',
+      'basis:name': 'Intruder',
+      'was:basis.name': '',
+    });
+    expect(company.status).toBe(404);
+    const deleted = await post(`/admin/settings/channels/${main!.id}/delete`, cookie, {
+      csrf,
+      revision: String(main!.revision),
+      confirm: 'on',
+    });
+    expect(deleted.status).toBe(404);
     const switched = await post('/admin/shop', cookie, { csrf, tenantId: h.shopA.tenantId });
     expect(switched.status).toBe(404);
     const listed = await h.app.request('/admin/settings', { headers: { cookie } });
