@@ -26,8 +26,11 @@ import { accountVariables, registerAccount, saveProviderMethod } from './payment
 // make an image draft with the loopback image provider, watch it become ready, review it side by
 // side, apply it, save the product and see the entry published; a stale apply shows its message.
 // Orders: an order placed and paid through the store API (loopback PayPal fixture) with its
-// timeline and payments, an invoice created and downloaded, a refund and an over-refund refused.
-// A reader sees no edit control and a replayed post changes nothing. axe and screenshots on each.
+// timeline and payments, its states labelled in the UI language and one moved with its button,
+// an invoice created and downloaded, a refund and an over-refund refused. The product's fields
+// edited (a German name, an amount as the UI language writes it, an invalid one pinned on its
+// field). A reader sees no edit control and a replayed post changes nothing. axe and screenshots
+// on each.
 
 const API_KEY = 'sk-admin-catalog-test-key-0123456789';
 const PROVIDER_METHOD = '0190f0c8-0000-7000-8000-0000000e0a01';
@@ -150,6 +153,14 @@ const TEXT = {
     refunded: 'Refund requested',
     overRefund: 'exceeds the remaining',
     note: 'Add note',
+    paid: 'Paid',
+    open: 'Open',
+    toInProgress: 'Set to “In progress”',
+    inProgress: 'In progress',
+    moved: 'State changed.',
+    price: '14.90',
+    badPrice: '14,9x',
+    amountHint: 'Enter an amount such as 11.90.',
   },
   de: {
     moveUp: 'Bild 2 nach oben',
@@ -172,6 +183,14 @@ const TEXT = {
     refunded: 'Erstattung angefordert',
     overRefund: 'exceeds the remaining',
     note: 'Notiz hinzufügen',
+    paid: 'Bezahlt',
+    open: 'Offen',
+    toInProgress: 'Auf „In Bearbeitung“ setzen',
+    inProgress: 'In Bearbeitung',
+    moved: 'Status geändert.',
+    price: '14,90',
+    badPrice: '14.9x',
+    amountHint: 'Geben Sie einen Betrag wie 11,90 ein.',
   },
 } as const;
 
@@ -245,8 +264,8 @@ describe.skipIf(browserSkipped)('the admin catalog and orders in chromium', () =
 
         await page.click(`a[href="/admin/products/${productId}"]`);
         await page.waitForURL(new RegExp(`/admin/products/${productId}$`));
-        expect(await page.textContent('dl.facts')).toContain(`Mug ${locale}`);
-        expect(await page.textContent('dl.facts')).toContain(sku);
+        expect(await page.inputValue('#product-name')).toBe(`Mug ${locale}`);
+        expect(await page.inputValue('#product-sku')).toBe(sku);
 
         // Two uploads (multipart), the first with an English alt text.
         await page.setInputFiles('#upload-file', {
@@ -300,7 +319,7 @@ describe.skipIf(browserSkipped)('the admin catalog and orders in chromium', () =
         await page.selectOption('#content-language', 'de');
         await page.click('form.language-bar button[type="submit"]');
         await page.waitForURL(/language=de/);
-        expect(await page.textContent('dl.facts')).toContain(`Becher ${locale}`);
+        expect(await page.inputValue('#product-name')).toBe(`Becher ${locale}`);
         await page.fill(`#alt-${other.id}`, 'Ein Becher von der Seite');
         await page.getByRole('button', { name: text.altSave }).click();
         await page.locator('[role="status"]').waitFor();
@@ -349,6 +368,42 @@ describe.skipIf(browserSkipped)('the admin catalog and orders in chromium', () =
         expect(gallery.entries.map((entry) => entry.state)).toEqual(['published', 'published', 'published']);
         expect(await page.locator('li.gallery-entry[data-state="staged"]').count()).toBe(0);
         await check(page, `catalog-${locale}-08-saved`, refused);
+
+        // The product's fields: a German name (the content language), the gross price as the UI
+        // language writes amounts, the stock. A malformed amount is pinned on its field first.
+        await page.selectOption('#content-language', 'de');
+        await page.click('form.language-bar button[type="submit"]');
+        await page.waitForURL(/language=de/);
+        expect(await page.inputValue('#product-name')).toBe(`Becher ${locale}`);
+        await page.fill('#product-name', `Großer Becher ${locale}`);
+        await page.fill('#product-price-EUR-gross', text.badPrice);
+        await page.fill('#product-stock', '9');
+        await page.getByRole('button', { name: text.save }).click();
+        await page.locator('#product-price-EUR-gross[aria-invalid="true"]').waitFor();
+        expect(await page.textContent('#product-price-EUR-gross-error')).toBe(text.amountHint);
+        // The entries stay as typed; nothing was saved.
+        expect(await page.inputValue('#product-name')).toBe(`Großer Becher ${locale}`);
+        const unsaved = expectOk(await staff('GET', `/api/catalog/products/${productId}`)) as {
+          product: { stockAvailable: number };
+        };
+        expect(unsaved.product.stockAvailable).toBe(7);
+        await check(page, `catalog-${locale}-12-product-field-error`, refused);
+        await page.fill('#product-price-EUR-gross', text.price);
+        await page.getByRole('button', { name: text.save }).click();
+        await page.locator('[role="status"]', { hasText: text.saved }).waitFor();
+        const edited = expectOk(await staff('GET', `/api/catalog/products/${productId}`)) as {
+          product: {
+            stockAvailable: number;
+            prices: { gross: number; net: number }[];
+            translations: Record<string, { name?: string }>;
+          };
+        };
+        expect(edited.product.stockAvailable).toBe(9);
+        expect(edited.product.prices).toEqual([{ currency: 'EUR', gross: 1490, net: 1000 }]);
+        expect(edited.product.translations.de?.name).toBe(`Großer Becher ${locale}`);
+        expect(edited.product.translations.en?.name).toBe(`Mug ${locale}`);
+        expect(await page.inputValue('#product-name')).toBe(`Großer Becher ${locale}`);
+        await check(page, `catalog-${locale}-13-product-edited`, refused);
       } finally {
         await context.close();
       }
@@ -449,6 +504,21 @@ describe.skipIf(browserSkipped)('the admin catalog and orders in chromium', () =
         const captured = ledger.attempts[0]!.capture!.amount!;
         expect(await page.getAttribute('[data-remaining]', 'data-remaining')).toBe(String(captured));
         await check(page, `orders-${locale}-02-order`, refused);
+
+        // The states in the UI language, and a move the order machine allows from "open".
+        expect(await page.textContent('dd[data-state="paid"]')).toBe(text.paid);
+        expect(await page.textContent('dl.facts')).not.toContain('paid');
+        expect(
+          await page
+            .locator('fieldset[data-machine="order"] button')
+            .evaluateAll((all) => all.map((button) => button.getAttribute('data-to'))),
+        ).toEqual(['in_progress', 'cancelled']);
+        await page.getByRole('button', { name: text.toInProgress }).click();
+        await page.locator('[role="status"]', { hasText: text.moved }).waitFor();
+        expect(await page.textContent('dd[data-state="in_progress"]')).toBe(text.inProgress);
+        const moved = expectOk(await staff('GET', `/api/orders/${order.id}`)) as { order: { state: string } };
+        expect(moved.order.state).toBe('in_progress');
+        await check(page, `orders-${locale}-05-state-moved`, refused);
 
         // An invoice, listed and downloaded as a PDF through the admin's route.
         await page.getByRole('button', { name: text.invoice }).click();

@@ -424,6 +424,8 @@ export const catalogArea: AdminArea = (app, kit) => {
     const { form, page, session } = checked;
     const productId = c.req.param('id') ?? '';
     if (!UUID.test(productId)) return kit.notFound(c, page);
+    // A reader's replayed form is refused as the operation would refuse it, before any field check.
+    if (!mayWrite(session)) return kit.problem(c, page, { code: 'FORBIDDEN', detail: '' });
     const { t } = page;
     const read = await kit.act(session, 'catalog.products.get', { id: productId });
     if (!read.ok) return kit.problem(c, page, read);
