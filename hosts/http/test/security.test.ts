@@ -931,6 +931,10 @@ describe('the admin UI routes', () => {
       `/admin/settings/channels/${main!.id}`,
       '/admin/rules',
       `/admin/rules/${A_RULE}`,
+      '/admin/settings/methods',
+      '/admin/settings/methods/shipping/new',
+      `/admin/settings/methods/shipping/${A_RULE}`,
+      `/admin/settings/methods/payments/${A_RULE}/remove`,
     ]) {
       const page = await h.app.request(path);
       expect(page.status, path).toBe(303);
@@ -946,6 +950,10 @@ describe('the admin UI routes', () => {
       `/admin/settings/channels/${main!.id}/company`,
       `/admin/settings/channels/${main!.id}/delete`,
       `/admin/rules/${A_RULE}`,
+      '/admin/settings/methods/shipping/new',
+      `/admin/settings/methods/shipping/${A_RULE}`,
+      `/admin/settings/methods/shipping/${A_RULE}/active`,
+      `/admin/settings/methods/payments/${A_RULE}/remove`,
     ]) {
       const answer = await post(path, undefined, { tenantId: h.shopA.tenantId, token: h.shopA.token });
       expect(answer.status, path).toBe(403);
