@@ -849,6 +849,38 @@ describe('the channel’s own fields, company identity, creating and deleting ch
     expect(refused.html).toContain('The main channel cannot be deleted');
   });
 
+  it('lists the own fields and company fields changed meanwhile when a save is stale, keeping the entries', async () => {
+    const id = await extraChannel({
+      domains: [{ url: 'https://one.example', language: 'en', currency: 'EUR' }],
+    });
+    const b = browser();
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const path = `/admin/settings/channels/${id}`;
+    const fields = formFields((await b.request('GET', path)).html);
+    // Someone renames the channel, changes its domain and overrides the VAT ID through the API.
+    const current = await readOf(id);
+    const other = await staff('PUT', `/api/merchant/commerce/channels/${id}`, {
+      revision: current.revision,
+      baseRevision: (await readOf(mainChannel)).baseRevision,
+      channel: {
+        ...current.channel,
+        name: { en: 'Trade', de: 'Großhandel' },
+        domains: [{ url: 'https://two.example', language: 'en', currency: 'EUR' }],
+      },
+      overrides: { company: { legal: { vatId: 'ATU1' } } },
+    });
+    expect(other.status).toBe(200);
+    const stale = await b.request('POST', path, { ...fields, 'text:channel.name': 'Wholesale EU' });
+    expect(stale.status).toBe(409);
+    expect(stale.html).toContain('Name of the channel (English): now “Trade”, before “Wholesale”');
+    expect(stale.html).toContain(
+      'Domains: now “https://two.example (en, EUR)”, before “https://one.example (en, EUR)”',
+    );
+    expect(stale.html).toContain('VAT ID: now “ATU1”, before “DE123456789”');
+    expect(stale.html).toContain('value="Wholesale EU"');
+    expect((await readOf(id)).channel.name).toEqual({ en: 'Trade', de: 'Großhandel' });
+  });
+
   it('shows a reader the own fields and company identity as text, with no create or delete form', async () => {
     const token = await h.readerToken('settings-reader@tea.example');
     const b = browser();
