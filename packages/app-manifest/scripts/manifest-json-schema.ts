@@ -10,6 +10,7 @@ import {
   Label,
   ListItem,
   Manifest,
+  Panel,
   Schedule,
   ShapeField,
   Webhook,
@@ -38,6 +39,7 @@ export function manifestJsonSchema(): JsonSchema {
     Block,
     Schedule,
     Webhook,
+    Panel,
   };
   // Checks JSON Schema cannot state (finite numbers) are left out rather than failing the document.
   const { $schema, ...schema } = toJsonSchema(Manifest, {
