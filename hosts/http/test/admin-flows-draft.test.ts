@@ -1,14 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { findOperation } from '@cartwright/service';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  type CatalogAction,
   checkDraft,
+  configFieldName,
+  configFields,
   delayParts,
   draftFromForm,
   draftOf,
+  fieldText,
   issuesOfRefusal,
   newDraft,
   withNode,
   withoutNode,
 } from '../src/admin/flows/draft.ts';
+import type { FormBody } from '../src/admin/kit.ts';
 
 // The flow editor's draft (admin/flows/draft.ts): a stored graph survives the form unchanged,
 // and every problem is pinned to the node it concerns.
@@ -140,7 +146,7 @@ describe('the flow editor draft', () => {
   it('adds and removes nodes with fresh ids', () => {
     const added = withNode(withNode(newDraft(), 'action', 'note'), 'action', 'note');
     expect(added.nodes.map((node) => node.id)).toEqual(['end', 'action-1', 'action-2']);
-    expect(added.nodes[1]).toMatchObject({ action: 'note', config: '{\n  "text": ""\n}' });
+    expect(added.nodes[1]).toMatchObject({ action: 'note', config: '{}' });
     expect(withoutNode(added, 1).nodes.map((node) => node.id)).toEqual(['end', 'action-2']);
   });
 
@@ -154,7 +160,7 @@ describe('the flow editor draft', () => {
       ],
     });
     expect(issues).toEqual([
-      { nodes: [3], text: { raw: 'bad tag' } },
+      { nodes: [3], key: 'tags', text: { raw: 'bad tag' } },
       { nodes: [], text: { raw: '/data/trigger: no such event' } },
     ]);
   });
@@ -163,5 +169,206 @@ describe('the flow editor draft', () => {
     const posted = draftFromForm({ count: '99999999', 'n-0-kind': 'nonsense', name: 'x'.repeat(200_000) });
     expect(posted.nodes).toEqual([]);
     expect(posted.name.length).toBe(100_000);
+  });
+});
+
+describe('typed action configs', () => {
+  let actions: CatalogAction[];
+  let german: CatalogAction[];
+  beforeAll(async () => {
+    // The catalog as `automation.catalog` answers it (its handler reads nothing of the context).
+    const read = async (language: string) => {
+      const answer = await findOperation('automation.catalog')!.handler({} as never, { language });
+      if (!answer.ok) throw new Error(answer.detail);
+      return (answer.value as { actions: CatalogAction[] }).actions;
+    };
+    actions = await read('en');
+    german = await read('de');
+  });
+
+  const typed = {
+    entry: 'note',
+    nodes: [
+      { id: 'note', kind: 'action', action: 'note', config: { text: 'Hello\nworld' }, next: 'tag' },
+      {
+        id: 'tag',
+        kind: 'action',
+        action: 'action.add.order.tag',
+        config: { tags: ['a', 'b'] },
+        next: 'state',
+      },
+      {
+        id: 'state',
+        kind: 'action',
+        action: 'action.set.order.state',
+        config: { kind: 'payment', state: 'paid' },
+        next: 'status',
+      },
+      {
+        id: 'status',
+        kind: 'action',
+        action: 'action.change.customer.status',
+        config: { active: false },
+        next: 'app',
+      },
+      {
+        id: 'app',
+        kind: 'action',
+        action: 'app_action',
+        config: { appId: 'crm', action: 'score', input: { order: { $fact: 'order.id' }, weight: 2 } },
+        next: 'codes',
+      },
+      {
+        id: 'codes',
+        kind: 'action',
+        action: 'action.add.order.affiliate.and.campaign.code',
+        // null clears a code: no plain text input can show it, so it is shown (and kept) as JSON.
+        config: { affiliateCode: null, campaignCode: 'spring' },
+        next: 'multi',
+      },
+      {
+        id: 'multi',
+        kind: 'action',
+        action: 'note',
+        config: { text: { en: 'Thanks', de: 'Danke' } },
+        next: null,
+      },
+    ],
+  };
+
+  /** The form the editor renders for a draft: every typed input with the text it shows. */
+  function renderedForm(
+    draft: ReturnType<typeof newDraft>,
+    locale: 'en' | 'de' = 'en',
+  ): Record<string, string> {
+    const form = formOf(draft);
+    draft.nodes.forEach((node, index) => {
+      if (node.kind !== 'action') return;
+      form[`n-${index}-for`] = node.action;
+      const action = actions.find((candidate) => candidate.name === node.action)!;
+      for (const field of configFields(action, JSON.parse(node.config))) {
+        form[configFieldName(index, field.key)] = fieldText(field, locale);
+      }
+    });
+    return form;
+  }
+
+  it('types each config key from the catalog, labelled in the UI language', () => {
+    const kinds = (name: string, list = actions) =>
+      list.find((action) => action.name === name)!.configKeys.map((key) => [key.name, key.input, key.label]);
+    expect(kinds('action.set.order.state')).toEqual([
+      ['kind', 'choice', 'Which state'],
+      ['state', 'string', 'New state'],
+    ]);
+    expect(kinds('action.change.customer.status', german)).toEqual([['active', 'boolean', 'Aktiv']]);
+    expect(kinds('action.add.order.tag')).toEqual([['tags', 'list', 'Tags']]);
+    const draft = draftOf({ name: { en: 'T' }, trigger: 'order.placed', pipeline: typed }, 1, true, 'en');
+    const fields = (index: number) =>
+      configFields(
+        actions.find((action) => action.name === draft.nodes[index]!.action)!,
+        JSON.parse(draft.nodes[index]!.config),
+      ).map((field) => [field.key, field.mode]);
+    expect(fields(4)).toEqual([
+      ['appId', 'reference'],
+      ['action', 'reference'],
+      ['input', 'json'],
+    ]);
+    // Values no simple input can show fall back to JSON for that key only.
+    expect(fields(5)).toEqual([
+      ['affiliateCode', 'json'],
+      ['campaignCode', 'string'],
+    ]);
+    expect(fields(6)).toEqual([['text', 'json']]);
+  });
+
+  it('carries untouched typed configs through the form exactly', () => {
+    for (const locale of ['en', 'de'] as const) {
+      const draft = draftOf({ name: { en: 'T' }, trigger: 'order.placed', pipeline: typed }, 1, true, locale);
+      const posted = draftFromForm(renderedForm(draft, locale), actions, locale);
+      expect(posted).toEqual(draft);
+      const checked = checkDraft(posted);
+      expect(checked.issues).toEqual([]);
+      expect(checked.pipeline).toEqual(typed);
+    }
+  });
+
+  it('writes edited inputs into the config as the catalog types them', () => {
+    const draft = draftOf({ name: { en: 'T' }, trigger: 'order.placed', pipeline: typed }, 1, true, 'en');
+    const form = renderedForm(draft);
+    form[configFieldName(0, 'text')] = '  Paid in full  ';
+    form[configFieldName(1, 'tags')] = 'vip\n\n big \nvip';
+    form[configFieldName(2, 'kind')] = 'delivery';
+    form[configFieldName(3, 'active')] = 'true';
+    form[configFieldName(4, 'input')] = '{"order": {"$fact": "order.number"}}';
+    form[configFieldName(5, 'affiliateCode')] = '';
+    const checked = checkDraft(draftFromForm(form, actions, 'en'));
+    expect(checked.issues).toEqual([]);
+    const configs = (checked.pipeline as typeof typed).nodes.map((node) => node.config);
+    expect(configs).toEqual([
+      { text: 'Paid in full' },
+      { tags: ['vip', 'big'] },
+      { kind: 'delivery', state: 'paid' },
+      { active: true },
+      { appId: 'crm', action: 'score', input: { order: { $fact: 'order.number' } } },
+      { campaignCode: 'spring' },
+      { text: { en: 'Thanks', de: 'Danke' } },
+    ]);
+  });
+
+  it('pins a refused config value to its key, and an operation’s refusal too', () => {
+    const draft = draftOf({ name: { en: 'T' }, trigger: 'order.placed', pipeline: typed }, 1, true, 'en');
+    const form = renderedForm(draft);
+    form[configFieldName(0, 'text')] = '';
+    form[configFieldName(2, 'kind')] = 'refund';
+    form[configFieldName(4, 'input')] = '[1, 2]';
+    const posted = draftFromForm(form, actions, 'en');
+    const { issues } = checkDraft(posted);
+    const at = (node: number) =>
+      issues.filter((issue) => issue.nodes.length === 1 && issue.nodes[0] === node);
+    expect(at(0).map((issue) => issue.key)).toEqual(['text']);
+    expect(at(2).map((issue) => issue.key)).toEqual(['kind']);
+    expect(at(4).map((issue) => issue.key)).toEqual(['input']);
+    expect(issues.every((issue) => issue.key !== undefined)).toBe(true);
+    // The text as typed stays in the draft, so the form shows it again.
+    expect(JSON.parse(posted.nodes[2]!.config)).toEqual({ kind: 'refund', state: 'paid' });
+    expect(
+      issuesOfRefusal(posted, {
+        detail: 'refused',
+        errors: [{ pointer: '/data/pipeline/nodes/1/config/tags/0', message: 'at most 100 characters' }],
+      }),
+    ).toEqual([{ nodes: [1], key: 'tags', text: { raw: 'at most 100 characters' } }]);
+  });
+
+  it('reads numbers as the UI language writes them and keeps keys the action does not know', () => {
+    const counted: CatalogAction = {
+      name: 'note',
+      label: 'Note',
+      configKeys: [{ name: 'text', label: 'Note', required: true, input: 'integer' }],
+    };
+    const draft = draftOf(
+      {
+        name: { en: 'T' },
+        trigger: 'order.placed',
+        pipeline: {
+          entry: 'n',
+          nodes: [{ id: 'n', kind: 'action', action: 'note', config: { text: 3, extra: 'x' }, next: null }],
+        },
+      },
+      1,
+      true,
+      'de',
+    );
+    const form: FormBody = { ...formOf(draft), 'n-0-for': 'note', [configFieldName(0, 'text')]: '12' };
+    expect(JSON.parse(draftFromForm(form, [counted], 'de').nodes[0]!.config)).toEqual({
+      text: 12,
+      extra: 'x',
+    });
+    // An emptied unknown key is removed; the known one typed as German writes it.
+    form[configFieldName(0, 'extra')] = '';
+    form[configFieldName(0, 'text')] = '1,5';
+    expect(JSON.parse(draftFromForm(form, [counted], 'de').nodes[0]!.config)).toEqual({ text: 1.5 });
+    // Inputs rendered for another action are not read: choosing another action starts its config empty.
+    form['n-0-action'] = 'action.stop.flow';
+    expect(draftFromForm(form, [...actions], 'de').nodes[0]!.config).toBe('{}');
   });
 });

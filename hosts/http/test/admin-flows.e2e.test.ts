@@ -4,11 +4,13 @@ import { type AdminBrowser, browserSkipped, launchAdminBrowser } from './admin-b
 import { createHarness, type Harness } from './harness.ts';
 
 // The flow builder and the executions page walked in chromium (decision 0047, "Flows"), in English
-// and German: build a flow (order.placed → delay 1 s → note) node by node, see the problems pinned
-// to their nodes before saving (an edge to nowhere, an unreachable node), fix and save; place an
-// order through the store API, drive the workers' rounds from the test while the page polls every
-// 3 s, and watch the execution appear waiting on its delay, then finished with its trace. A reader
-// sees no edit or resolve control and the API refuses the reader's replayed posts.
+// and German: build a flow (order.placed → delay 1 s → note → tag) node by node, the actions
+// configured with the typed inputs the catalog describes, see the problems pinned to their nodes
+// and config inputs before saving (an edge to nowhere, an unreachable node, a missing note text,
+// missing tags), fix and save; place orders through the store API, drive the workers' rounds from
+// the test while the page long-polls, print how long each new job took to show, and watch the
+// execution appear waiting on its delay, then finished with its trace. A reader sees no edit or
+// resolve control and the API refuses the reader's replayed posts.
 
 let h: Harness;
 let ui: AdminBrowser;
@@ -20,12 +22,17 @@ const BRANCHING = '0190f0c8-0000-7000-8000-0000000fa003';
 const staff = (method: string, path: string, body?: unknown) =>
   h.call(method, path, { token: h.shopA.token, body });
 
-/** One round of what the memory-worker and app-worker roles do: events into jobs, then due jobs. */
-async function workerRound() {
+/** What the memory-worker role does first: every shop's events into jobs. */
+async function matchEvents() {
   const options = { owner: 'admin-flows', leaseMs: 30_000, batchSize: 100, maxBatches: 10 };
   while ((await consumeOnce(h.services, flowMatchingProjection, options)).tenantId !== null) {
     // every shop's events into jobs
   }
+}
+
+/** One round of what the memory-worker and app-worker roles do: events into jobs, then due jobs. */
+async function workerRound() {
+  await matchEvents();
   while ((await runDueJobs(h.services, { owner: 'admin-flows', leaseMs: 30_000, batchSize: 20 })) > 0) {
     // every due job
   }
@@ -147,7 +154,9 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
         await page.click('button[name="op"][value="add"]');
         await page.waitForSelector('#node-2');
         expect(await page.inputValue('#n-2-action')).toBe('note');
-        await page.fill('#n-2-config', JSON.stringify({ text: `Checked by the ${locale} flow` }));
+        // Its text is a typed input labelled in the UI language, left empty for now.
+        expect(await page.textContent('label[for="n-2-c0"]')).toContain(locale === 'en' ? 'Note' : 'Notiz');
+        expect(await page.locator('#node-2 textarea[name="n-2-config"]').count()).toBe(0);
         await page.fill('#n-2-next', 'end');
 
         await page.click('button[name="op"][value="check"]');
@@ -161,6 +170,10 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
         expect(await page.locator('.flow-graph .flow-missing').textContent()).toContain('nowhere');
         expect(await page.locator('.flow-graph .flow-node.has-issues').count()).toBe(3);
         expect(await page.getAttribute('#n-1-id', 'aria-invalid')).toBe('true');
+        // The missing note text is pinned to its input.
+        expect(await page.getAttribute('#n-2-c0', 'aria-invalid')).toBe('true');
+        expect(await page.getAttribute('#n-2-c0', 'aria-describedby')).toContain('n-2-c0-error');
+        expect((await page.textContent('#n-2-c0-error'))!.length).toBeGreaterThan(0);
         await ui.shot(page, `flows-${locale}-02-problems`);
         expect(await ui.seriousViolations(page)).toEqual([]);
 
@@ -170,8 +183,27 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
         await page.waitForSelector('#node-1 .message.error');
         expect(await storedFlow(flowId)).toBeUndefined();
 
-        // Fixed: delay → note → stop.
+        // Fixed: delay → note → tag → stop. The note's text typed; a second action switched to
+        // "add order tag", whose tags input appears after Check (and is pinned while empty).
         await page.fill('#n-1-next', 'action-1');
+        await page.fill('#n-2-c0', `Checked by the ${locale} flow`);
+        await page.fill('#n-2-next', 'action-2');
+        await page.selectOption('#flow-add-kind', 'action');
+        await page.click('button[name="op"][value="add"]');
+        await page.waitForSelector('#node-3');
+        await page.selectOption('#n-3-action', 'action.add.order.tag');
+        await page.fill('#n-3-next', 'end');
+        await page.click('button[name="op"][value="check"]');
+        // (the page before the Check already had an n-3-c0: the new action's note text)
+        await page.locator('label[for="n-3-c0"]', { hasText: 'Tags' }).waitFor();
+        expect(await page.getAttribute('#n-3-c0', 'aria-invalid')).toBe('true');
+        expect(await page.getAttribute('#n-3-c0', 'aria-describedby')).toBe('n-3-c0-hint n-3-c0-error');
+        // Pinned to the input, not to the node as a whole.
+        expect(await page.getAttribute('#n-3-id', 'aria-invalid')).toBeNull();
+        expect(await page.inputValue('#n-2-c0')).toBe(`Checked by the ${locale} flow`);
+        await ui.shot(page, `flows-${locale}-02b-typed-config`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+        await page.fill('#n-3-c0', `vip\nflow-${locale}`);
         await page.click('button[name="op"][value="check"]');
         await page.getByText(TEXT[locale].valid).waitFor();
         expect(await page.locator('.message.error').count()).toBe(0);
@@ -197,6 +229,13 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
                   kind: 'action',
                   action: 'note',
                   config: { text: `Checked by the ${locale} flow` },
+                  next: 'action-2',
+                },
+                {
+                  id: 'action-2',
+                  kind: 'action',
+                  action: 'action.add.order.tag',
+                  config: { tags: ['vip', `flow-${locale}`] },
                   next: 'end',
                 },
               ],
@@ -221,19 +260,29 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
         await ui.shot(page, `flows-${locale}-04b-stale`);
         expect((await storedFlow(flowId))!.revision).toBe(2);
 
-        // The executions page polls a fragment every 3 s; the page itself is never reloaded.
+        // The executions page long-polls its fragment; the page itself is never reloaded.
         await page.goto(`${ui.base}/admin/flows/executions`);
-        expect(await page.getAttribute('#executions', 'hx-trigger')).toBe('every 3s');
+        expect(await page.getAttribute('#executions', 'hx-trigger')).toMatch(/^load\b/);
+        expect(await page.getAttribute('#executions', 'hx-get')).toMatch(/\?seen=[\w-]+$/);
         await page.evaluate('window.__notReloaded = true');
+        // How long a new job takes to show, measured from its creation (the events matched) to its
+        // row in the page, at a random moment of the long-poll's cycle; printed, not asserted.
+        const rows = page.locator('li.execution', { hasText: name });
+        const appeared: number[] = [];
+        for (let run = 0; run < 4; run += 1) {
+          await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 3000)));
+          const before = await rows.count();
+          await placeOrder();
+          await matchEvents();
+          const created = Date.now();
+          await rows.nth(before).waitFor({ timeout: 15_000 });
+          appeared.push(Date.now() - created);
+        }
+        console.info(`admin flows (${locale}): new jobs showed after ${appeared.join(', ')} ms`);
         const orderId = await placeOrder();
         await workerRound();
-        const job = page.locator('li.execution', { hasText: name });
-        const created = Date.now();
+        const job = page.locator('li.execution', { hasText: name }).first();
         await job.and(page.locator('[data-status="waiting"]')).waitFor();
-        const appearedMs = Date.now() - created;
-        console.info(
-          `admin flows (${locale}): the waiting execution appeared ${appearedMs} ms after it existed`,
-        );
         expect(await job.locator('.badge').textContent()).toBe(TEXT[locale].waiting);
         expect(await job.textContent()).toContain('delay-1');
         await ui.shot(page, `flows-${locale}-05-waiting`);
@@ -247,6 +296,7 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
         const trace = await job.locator('ol.trace li').allTextContents();
         expect(trace.some((line) => line.startsWith('delay-1'))).toBe(true);
         expect(trace.some((line) => line.startsWith('action-1'))).toBe(true);
+        expect(trace.some((line) => line.startsWith('action-2'))).toBe(true);
         expect(trace.some((line) => line.startsWith('end'))).toBe(true);
         expect(await page.evaluate('window.__notReloaded')).toBe(true);
         await ui.shot(page, `flows-${locale}-06-finished`);
@@ -256,6 +306,9 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
         const order = await staff('GET', `/api/orders/${orderId}`);
         expect(JSON.stringify((order.body as { activities: unknown[] }).activities)).toContain(
           `Checked by the ${locale} flow`,
+        );
+        expect((order.body as { order: { tags: string[] } }).order.tags).toEqual(
+          expect.arrayContaining(['vip', `flow-${locale}`]),
         );
         expect(refused).toEqual([]);
       } finally {

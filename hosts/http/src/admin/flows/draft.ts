@@ -1,6 +1,7 @@
 import { FLOW_NODE_KINDS, type FlowNodeKind, validatePipeline } from '@cartwright/flow-graph';
-import type { MessageKey, Values } from '../i18n.ts';
+import type { Locale, MessageKey, Values } from '../i18n.ts';
 import type { FormBody } from '../kit.ts';
+import { formatParam, parseParam } from '../rules/rule-form.ts';
 
 // The flow editor's draft: a flow's graph as the form edits it (one fieldset per node, edges typed
 // as node ids), read from a stored flow or from a posted form, turned back into `data.pipeline`,
@@ -16,6 +17,92 @@ const UNIT_SECONDS: Readonly<Record<DelayUnit, number>> = {
   days: 86_400,
 };
 
+/** A config key of a catalog action as `automation.catalog` answers it (the fields the editor reads). */
+export interface CatalogConfigKey {
+  readonly name: string;
+  readonly label: string;
+  readonly required: boolean;
+  /** string, text, integer, boolean, choice, reference, list or json (the catalog's `input`). */
+  readonly input: string;
+  readonly choices?: readonly string[];
+  /** What a `reference` names: `app` (an installed app) or `appAction` (an action of that app). */
+  readonly references?: string;
+}
+
+/** A catalog action as `automation.catalog` answers it (the fields the editor reads). */
+export interface CatalogAction {
+  readonly name: string;
+  readonly label: string;
+  readonly configKeys: readonly CatalogConfigKey[];
+}
+
+/**
+ * How the editor asks for one config key of an action: `mode` is the catalog's input, or `json`
+ * when the key is unknown to the action or its value does not fit the input (a note's text per
+ * language, a code cleared with null), so every value can be shown and kept.
+ */
+export interface ConfigField {
+  readonly key: string;
+  readonly spec: CatalogConfigKey | null;
+  readonly mode: string;
+  readonly value: unknown;
+}
+
+/** The rule editor's value types the config inputs are read and written with (rules/rule-form.ts). */
+const PARAM_TYPE: Readonly<Record<string, string>> = {
+  integer: 'int',
+  boolean: 'bool',
+  list: 'string[]',
+  json: 'json',
+};
+const paramType = (mode: string): string => PARAM_TYPE[mode] ?? 'string';
+
+function fits(mode: string, value: unknown): boolean {
+  if (value === undefined) return true;
+  switch (mode) {
+    case 'integer':
+      return Number.isSafeInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'list':
+      return (
+        Array.isArray(value) && value.every((entry) => typeof entry === 'string' && !entry.includes('\n'))
+      );
+    case 'json':
+      return true;
+    default:
+      return typeof value === 'string' && (mode === 'text' || !/[\r\n]/.test(value));
+  }
+}
+
+/** The config's fields: the action's keys in catalog order, then keys the action does not know. */
+export function configFields(
+  action: CatalogAction,
+  config: Readonly<Record<string, unknown>>,
+): ConfigField[] {
+  const known = new Set(action.configKeys.map((key) => key.name));
+  return [
+    ...action.configKeys.map((spec) => {
+      const value = Object.hasOwn(config, spec.name) ? config[spec.name] : undefined;
+      return { key: spec.name, spec, mode: fits(spec.input, value) ? spec.input : 'json', value };
+    }),
+    ...Object.keys(config)
+      .filter((key) => !known.has(key))
+      .map((key) => ({ key, spec: null, mode: 'json', value: config[key] })),
+  ];
+}
+
+/** A config value as its input shows it (empty when unset). */
+export function fieldText(field: ConfigField, locale: Locale): string {
+  if (field.mode === 'json' && field.value !== undefined) {
+    return typeof field.value === 'string' ? field.value : JSON.stringify(field.value, null, 2);
+  }
+  return formatParam(paramType(field.mode), field.value, locale);
+}
+
+/** The form field name of a config key of node `index` (its id is by position: `n-{index}-c{k}`). */
+export const configFieldName = (index: number, key: string): string => `n-${index}-c:${key}`;
+
 /** One node as the form shows it: every field a string, whatever its kind. */
 export interface DraftNode {
   readonly id: string;
@@ -26,6 +113,7 @@ export interface DraftNode {
   readonly onTrue: string;
   readonly onFalse: string;
   readonly action: string;
+  /** An action's config as compact JSON (typed inputs are written into it when a form is read). */
   readonly config: string;
   readonly amount: string;
   readonly unit: DelayUnit;
@@ -45,6 +133,8 @@ export interface Draft {
 /** A problem of the draft: pinned to node positions (empty: the graph as a whole). */
 export interface DraftIssue {
   readonly nodes: readonly number[];
+  /** The config key of the (one) action node the issue is about, when its pointer names one. */
+  readonly key?: string;
   readonly text: { readonly key: MessageKey; readonly values?: Values } | { readonly raw: string };
 }
 
@@ -108,7 +198,7 @@ function draftNodeOf(node: unknown): DraftNode {
     onTrue: edge(raw.on_true),
     onFalse: edge(raw.on_false),
     action: typeof raw.action === 'string' ? raw.action : '',
-    config: kind === 'action' ? JSON.stringify(raw.config ?? {}, null, 2) : '{}',
+    config: kind === 'action' ? JSON.stringify(raw.config ?? {}) : '{}',
     ...delay,
     next: edge(raw.next),
   };
@@ -149,12 +239,57 @@ const field = (form: FormBody, name: string): string => {
   return text.length > MAX_FIELD ? text.slice(0, MAX_FIELD) : text;
 };
 
-/** The draft a posted editor form carries (unknown kinds and units fall back to safe ones). */
-export function draftFromForm(form: FormBody): Draft {
+function parsedConfig(text: string): Record<string, unknown> | null {
+  const parsed = parsedJson(text.trim() === '' ? '{}' : text);
+  return parsed.ok && isRecord(parsed.value) ? parsed.value : null;
+}
+
+/**
+ * An action node's config from the form: the carried config (`n-{i}-config`) with each typed input
+ * written over its key. An input whose text is what the carried value shows keeps that value
+ * exactly (so an untouched config round-trips), an emptied one removes the key, an absent one
+ * leaves it. Inputs rendered for another action (`n-{i}-for`) are not read: the config starts empty.
+ */
+function configFromForm(
+  at: (name: string) => string,
+  has: (name: string) => boolean,
+  index: number,
+  action: string,
+  actions: readonly CatalogAction[],
+  locale: Locale,
+): string {
+  const carried = at('config');
+  const definition = actions.find((candidate) => candidate.name === action);
+  if (!definition) return carried;
+  if (has(`n-${index}-for`) && at('for') !== action) return '{}';
+  const config = parsedConfig(carried);
+  if (config === null) return carried;
+  for (const field of configFields(definition, config)) {
+    const name = configFieldName(index, field.key).slice(`n-${index}-`.length);
+    if (!has(`n-${index}-${name}`)) continue;
+    const text = at(name);
+    if (text === fieldText(field, locale)) continue;
+    const value = parseParam(paramType(field.mode), text, locale);
+    if (value === undefined) delete config[field.key];
+    else config[field.key] = value;
+  }
+  return JSON.stringify(config);
+}
+
+/**
+ * The draft a posted editor form carries (unknown kinds and units fall back to safe ones); the
+ * catalog's actions type the config inputs, numbers are read as `locale` writes them.
+ */
+export function draftFromForm(
+  form: FormBody,
+  actions: readonly CatalogAction[] = [],
+  locale: Locale = 'en',
+): Draft {
   const count = Math.min(Math.max(Number.parseInt(field(form, 'count'), 10) || 0, 0), MAX_FORM_NODES);
   const nodes: DraftNode[] = [];
   for (let index = 0; index < count; index += 1) {
     const at = (name: string) => field(form, `n-${index}-${name}`);
+    const has = (name: string) => form[name] !== undefined;
     const kind = at('kind');
     if (!(FLOW_NODE_KINDS as readonly string[]).includes(kind)) continue;
     const unit = at('unit');
@@ -167,7 +302,8 @@ export function draftFromForm(form: FormBody): Draft {
       onTrue: at('true').trim(),
       onFalse: at('false').trim(),
       action: at('action'),
-      config: at('config'),
+      config:
+        kind === 'action' ? configFromForm(at, has, index, at('action'), actions, locale) : at('config'),
       amount: at('amount').trim(),
       unit: (DELAY_UNITS as readonly string[]).includes(unit) ? (unit as DelayUnit) : 'seconds',
       next: at('next').trim(),
@@ -200,7 +336,7 @@ export function withNode(draft: Draft, kind: FlowNodeKind, defaultAction: string
     kind,
     tree: kind === 'condition' ? '{\n  "type": "alwaysValid"\n}' : '',
     action: kind === 'action' ? defaultAction : '',
-    config: kind === 'action' && defaultAction === 'note' ? '{\n  "text": ""\n}' : '{}',
+    config: '{}',
   };
   return { ...draft, nodes: [...draft.nodes, node] };
 }
@@ -277,6 +413,14 @@ export function pipelineOf(draft: Draft): { pipeline: unknown; issues: DraftIssu
   return { pipeline: { entry: draft.entry, nodes }, issues };
 }
 
+/** The config key a pointer names below an action node (`/nodes/N/config/<key>…`), if any. */
+function keyOf(draft: Draft, positions: readonly number[], pointer: string): string | undefined {
+  const at = /^\/nodes\/(\d+)\/config\/([^/]+)/.exec(pointer);
+  if (!at || positions.length !== 1 || positions[0] !== Number(at[1])) return undefined;
+  if (draft.nodes[positions[0]]?.kind !== 'action') return undefined;
+  return at[2]!.replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
 /** The positions of the nodes an issue names: by id, else by the `/nodes/N` of its pointer. */
 function positionsOf(draft: Draft, nodeIds: readonly string[], pointer: string): number[] {
   const byId = draft.nodes.flatMap((node, index) => (nodeIds.includes(node.id) ? [index] : []));
@@ -292,7 +436,9 @@ export function checkDraft(draft: Draft): { pipeline: unknown; issues: DraftIssu
   const graph = validatePipeline(pipeline);
   if (!graph.ok) {
     for (const issue of graph.issues) {
-      issues.push({ nodes: positionsOf(draft, issue.nodeIds, issue.pointer), text: { raw: issue.message } });
+      const nodes = positionsOf(draft, issue.nodeIds, issue.pointer);
+      const key = keyOf(draft, nodes, issue.pointer);
+      issues.push({ nodes, ...(key === undefined ? {} : { key }), text: { raw: issue.message } });
     }
   }
   return { pipeline: graph.ok ? graph.pipeline : pipeline, issues };
@@ -309,10 +455,18 @@ export function issuesOfRefusal(
 ): DraftIssue[] {
   const errors = failure.errors ?? [];
   if (errors.length === 0) return [{ nodes: [], text: { raw: failure.detail } }];
-  return errors.map((error) => ({
-    nodes: positionsOf(draft, [], error.pointer.replace(/^\/data\/pipeline/, '')),
-    text: {
-      raw: error.pointer.startsWith('/data/pipeline') ? error.message : `${error.pointer}: ${error.message}`,
-    },
-  }));
+  return errors.map((error) => {
+    const pointer = error.pointer.replace(/^\/data\/pipeline/, '');
+    const nodes = positionsOf(draft, [], pointer);
+    const key = keyOf(draft, nodes, pointer);
+    return {
+      nodes,
+      ...(key === undefined ? {} : { key }),
+      text: {
+        raw: error.pointer.startsWith('/data/pipeline')
+          ? error.message
+          : `${error.pointer}: ${error.message}`,
+      },
+    };
+  });
 }

@@ -1,9 +1,22 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { FLOW_NODE_KINDS, type FlowNodeKind } from '@cartwright/flow-graph';
 import type { Child } from 'hono/jsx';
+import type { JSX } from 'hono/jsx/jsx-runtime';
 import type { MessageKey } from '../i18n.ts';
 import { CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
-import { DELAY_UNITS, type Draft, type DraftIssue, type DraftNode } from './draft.ts';
+import {
+  type CatalogAction,
+  type ConfigField,
+  configFieldName,
+  configFields,
+  DELAY_UNITS,
+  type Draft,
+  type DraftIssue,
+  type DraftNode,
+  fieldText,
+} from './draft.ts';
+
+export type { CatalogAction } from './draft.ts';
 
 // The flow builder's pages: the list, the editor (the graph drawn as nested lists, one fieldset per
 // node, problems pinned to both) and the executions page with its polled fragment.
@@ -17,10 +30,10 @@ export interface FlowSummary {
   readonly nodes: number;
 }
 
-export interface CatalogAction {
-  readonly name: string;
-  readonly label: string;
-  readonly configKeys: readonly { name: string; type: string; required: boolean }[];
+/** An installed app and its actions: what an app action's `reference` inputs offer. */
+export interface AppActions {
+  readonly appId: string;
+  readonly actions: readonly string[];
 }
 
 export interface SavedRule {
@@ -107,6 +120,7 @@ interface EditorProps {
   readonly issues: readonly DraftIssue[] | null;
   readonly notice?: { kind: 'ok' | 'error' | 'warning'; text: string } | undefined;
   readonly actions: readonly CatalogAction[];
+  readonly apps: readonly AppActions[];
   readonly rules: readonly SavedRule[];
   readonly triggers: readonly string[];
   readonly isNew: boolean;
@@ -303,7 +317,186 @@ function Edge({
   );
 }
 
-function NodeFields(props: EditorProps & { node: DraftNode; index: number; problems: readonly string[] }) {
+type NodeProps = EditorProps & {
+  node: DraftNode;
+  index: number;
+  problems: readonly string[];
+  keyProblems: ReadonlyMap<string, readonly string[]>;
+  /** Whether some problem of the node is not pinned to one of its config inputs. */
+  nodeLevel: boolean;
+};
+
+const HINT: Readonly<Record<string, MessageKey>> = {
+  list: 'flows.hint.list',
+  json: 'flows.hint.json',
+  integer: 'flows.hint.integer',
+};
+
+/** One config key's input, typed by the catalog; its problems pinned to it. */
+function ConfigInput({
+  page,
+  index,
+  at,
+  field,
+  problems,
+  options,
+}: {
+  page: PageContext;
+  index: number;
+  at: number;
+  field: ConfigField;
+  problems: readonly string[];
+  options: readonly string[];
+}) {
+  const { t } = page;
+  const id = `n-${index}-c${at}`;
+  const name = configFieldName(index, field.key);
+  const hintKey: MessageKey | undefined = field.spec === null ? 'flows.unknownKey' : HINT[field.mode];
+  const hintId = hintKey ? `${id}-hint` : undefined;
+  const errorId = problems.length > 0 ? `${id}-error` : undefined;
+  const described = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  const invalid = problems.length > 0 ? 'true' : undefined;
+  const text = fieldText(field, t.locale);
+  let control: JSX.Element;
+  if (field.mode === 'choice' || field.mode === 'boolean') {
+    const choices: readonly (readonly [string, string])[] =
+      field.mode === 'boolean'
+        ? [
+            ['true', t.t('value.yes')],
+            ['false', t.t('value.no')],
+          ]
+        : [...new Set([...(field.spec?.choices ?? []), ...(text === '' ? [] : [text])])].map(
+            (choice) => [choice, choice] as const,
+          );
+    control = (
+      <select id={id} name={name} aria-describedby={described} aria-invalid={invalid}>
+        <option value="">{t.t('flows.unset')}</option>
+        {choices.map(([value, label]) => (
+          <option value={value} selected={value === text}>
+            {label}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (field.mode === 'text' || field.mode === 'list' || field.mode === 'json') {
+    control = (
+      <textarea
+        id={id}
+        name={name}
+        rows={field.mode === 'json' ? 4 : 3}
+        spellcheck={field.mode === 'text'}
+        aria-describedby={described}
+        aria-invalid={invalid}
+      >
+        {text}
+      </textarea>
+    );
+  } else {
+    control = (
+      <input
+        id={id}
+        name={name}
+        type="text"
+        value={text}
+        inputmode={field.mode === 'integer' ? 'numeric' : undefined}
+        list={options.length > 0 ? `${id}-options` : undefined}
+        spellcheck={false}
+        aria-describedby={described}
+        aria-invalid={invalid}
+      />
+    );
+  }
+  return (
+    <div class="field param" data-key={field.key}>
+      <label for={id}>
+        {field.spec?.label ?? <code>{field.key}</code>}
+        {field.spec?.required ? ` (${t.t('flows.required')})` : ''}
+      </label>
+      {control}
+      {options.length > 0 ? (
+        <datalist id={`${id}-options`}>
+          {options.map((option) => (
+            <option value={option} />
+          ))}
+        </datalist>
+      ) : null}
+      {hintKey ? (
+        <p class="hint" id={hintId}>
+          {t.t(hintKey)}
+        </p>
+      ) : null}
+      {errorId ? (
+        <ul class="node-errors" id={errorId}>
+          {problems.map((problem) => (
+            <li lang="en">{problem}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * An action's config: one typed input per catalog key (the config itself travels in a hidden field
+ * and the inputs are written over it when the form is read), or the whole config as JSON when the
+ * action is not in the catalog or the carried config is no object.
+ */
+function ActionConfig({ page, node, index, actions, apps, keyProblems }: NodeProps) {
+  const { t } = page;
+  const name = (field: string) => `n-${index}-${field}`;
+  const action = actions.find((candidate) => candidate.name === node.action);
+  let config: unknown;
+  try {
+    config = JSON.parse(node.config);
+  } catch {
+    config = null;
+  }
+  if (!action || config === null || typeof config !== 'object' || Array.isArray(config)) {
+    return (
+      <div class="field">
+        <label for={name('config')}>{t.t('flows.config')}</label>
+        <textarea id={name('config')} name={name('config')} rows={4} spellcheck={false}>
+          {node.config}
+        </textarea>
+      </div>
+    );
+  }
+  const record = config as Record<string, unknown>;
+  const fields = configFields(action, record);
+  const optionsOf = (field: ConfigField): readonly string[] => {
+    if (field.mode !== 'reference') return [];
+    if (field.spec?.references === 'app') return apps.map((app) => app.appId);
+    if (field.spec?.references === 'appAction') {
+      const app = apps.find((candidate) => candidate.appId === record.appId);
+      return app ? app.actions : [...new Set(apps.flatMap((candidate) => candidate.actions))];
+    }
+    return [];
+  };
+  return (
+    <>
+      <input type="hidden" name={name('config')} value={node.config} />
+      {fields.length === 0 ? (
+        <p class="hint">{t.t('flows.configNone')}</p>
+      ) : (
+        <fieldset class="flow-config">
+          <legend>{t.t('flows.configHeading', { action: action.label })}</legend>
+          {fields.map((field, at) => (
+            <ConfigInput
+              page={page}
+              index={index}
+              at={at}
+              field={field}
+              problems={keyProblems.get(field.key) ?? []}
+              options={optionsOf(field)}
+            />
+          ))}
+        </fieldset>
+      )}
+    </>
+  );
+}
+
+function NodeFields(props: NodeProps) {
   const { page, node, index, problems, actions, rules } = props;
   const { t } = page;
   const editable = writes(page);
@@ -334,7 +527,7 @@ function NodeFields(props: EditorProps & { node: DraftNode; index: number; probl
           value={node.id}
           required
           readonly={!editable}
-          aria-invalid={problems.length > 0 ? 'true' : undefined}
+          aria-invalid={props.nodeLevel ? 'true' : undefined}
           aria-describedby={problems.length > 0 ? `node-${index}-issues` : undefined}
         />
       </div>
@@ -404,7 +597,12 @@ function NodeFields(props: EditorProps & { node: DraftNode; index: number; probl
         <>
           <div class="field">
             <label for={name('action')}>{t.t('flows.action')}</label>
-            <select id={name('action')} name={name('action')} disabled={!editable}>
+            <select
+              id={name('action')}
+              name={name('action')}
+              disabled={!editable}
+              aria-describedby={`${name('action')}-hint`}
+            >
               {action ? null : <option value={node.action}>{node.action}</option>}
               {actions.map((candidate) => (
                 <option value={candidate.name} selected={candidate.name === node.action}>
@@ -412,29 +610,12 @@ function NodeFields(props: EditorProps & { node: DraftNode; index: number; probl
                 </option>
               ))}
             </select>
-          </div>
-          <div class="field">
-            <label for={name('config')}>{t.t('flows.config')}</label>
-            <textarea
-              id={name('config')}
-              name={name('config')}
-              rows={4}
-              readonly={!editable}
-              spellcheck={false}
-              aria-describedby={`${name('config')}-hint`}
-            >
-              {node.config}
-            </textarea>
-            <p class="hint" id={`${name('config')}-hint`}>
-              {action && action.configKeys.length > 0
-                ? t.t('flows.configKeys', {
-                    keys: action.configKeys
-                      .map((key) => `${key.name}${key.required ? '' : '?'}: ${key.type}`)
-                      .join('; '),
-                  })
-                : t.t('flows.configNone')}
+            <p class="hint" id={`${name('action')}-hint`}>
+              {t.t('flows.actionHint')}
             </p>
           </div>
+          <input type="hidden" name={name('for')} value={node.action} />
+          <ActionConfig {...props} />
           <Edge
             page={page}
             index={index}
@@ -499,11 +680,21 @@ export function FlowEditorPage(props: EditorProps) {
   const { t } = page;
   const editable = writes(page);
   const pinned = new Map<number, string[]>();
+  const pinnedKeys = new Map<number, Map<string, string[]>>();
+  const nodeLevel = new Set<number>();
   const whole: string[] = [];
   for (const issue of issues ?? []) {
     const text = issueText(page, issue);
     if (issue.nodes.length === 0) whole.push(text);
     for (const index of issue.nodes) pinned.set(index, [...(pinned.get(index) ?? []), text]);
+    const [only] = issue.nodes;
+    if (issue.key !== undefined && only !== undefined) {
+      const keys = pinnedKeys.get(only) ?? new Map<string, string[]>();
+      keys.set(issue.key, [...(keys.get(issue.key) ?? []), text]);
+      pinnedKeys.set(only, keys);
+    } else {
+      for (const index of issue.nodes) nodeLevel.add(index);
+    }
   }
   const title = isNew
     ? t.t('flows.newTitle')
@@ -590,7 +781,14 @@ export function FlowEditorPage(props: EditorProps) {
           </div>
           <h2>{t.t('flows.nodesHeading')}</h2>
           {draft.nodes.map((node, index) => (
-            <NodeFields {...props} node={node} index={index} problems={pinned.get(index) ?? []} />
+            <NodeFields
+              {...props}
+              node={node}
+              index={index}
+              problems={pinned.get(index) ?? []}
+              keyProblems={pinnedKeys.get(index) ?? new Map()}
+              nodeLevel={nodeLevel.has(index)}
+            />
           ))}
           {editable ? (
             <div class="field-row flow-actions">
@@ -663,28 +861,33 @@ function errorText(error: unknown): string {
 }
 
 /**
- * The polled part of the executions page: replaced every 3 s by htmx (`hx-trigger="every 3s"`).
- * `hx-select` takes only the list from the answer (an expired session's sign-in page swaps in
- * nothing rather than a page inside the page); `hx-disinherit="*"` keeps the polling's swap and
- * select off the resolve forms inside it (their boosted posts swap the whole page as every other
- * form does).
+ * The long-polled part of the executions page: as soon as it is in the page (`hx-trigger="load"`)
+ * htmx asks for it again with the fingerprint of what it shows (`?seen=`); the server answers when
+ * the list differs or after 3 s, and the answer, swapped in, asks again. After a failed request it
+ * asks again 3 s later. `hx-select` takes only the list from the answer (an expired session's
+ * sign-in page swaps in nothing rather than a page inside the page); `hx-disinherit="*"` keeps the
+ * polling's swap and select off the resolve forms inside it (their boosted posts swap the whole
+ * page as every other form does).
  */
 export function ExecutionsFragment({
   page,
   view,
   flowNames,
+  fingerprint,
 }: {
   page: PageContext;
   view: ExecutionsView;
   flowNames: ReadonlyMap<string, string>;
+  fingerprint: string;
 }) {
   const { t } = page;
   const editable = writes(page);
   return (
     <div
       id="executions"
-      hx-get="/admin/flows/executions/live"
-      hx-trigger="every 3s"
+      hx-get={`/admin/flows/executions/live?seen=${fingerprint}`}
+      hx-trigger="load, htmx:sendError delay:3s, htmx:responseError delay:3s"
+      data-fingerprint={fingerprint}
       hx-swap="outerHTML"
       hx-select="#executions"
       hx-disinherit="*"
@@ -758,11 +961,13 @@ export function ExecutionsPage({
   page,
   view,
   flowNames,
+  fingerprint,
   notice,
 }: {
   page: PageContext;
   view: ExecutionsView;
   flowNames: ReadonlyMap<string, string>;
+  fingerprint: string;
   notice?: { kind: 'ok' | 'error'; text: string } | undefined;
 }) {
   const { t } = page;
@@ -772,7 +977,7 @@ export function ExecutionsPage({
       <SubNav page={page} />
       {notice ? <Message kind={notice.kind}>{notice.text}</Message> : null}
       <p class="hint">{t.t('executions.hint', { count: EXECUTIONS_SHOWN })}</p>
-      <ExecutionsFragment page={page} view={view} flowNames={flowNames} />
+      <ExecutionsFragment page={page} view={view} flowNames={flowNames} fingerprint={fingerprint} />
     </Layout>
   );
 }

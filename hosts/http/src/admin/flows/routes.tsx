@@ -1,4 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { FLOW_NODE_KINDS, type FlowNodeKind } from '@cartwright/flow-graph';
 import { type AdminSession, FLOW_TRIGGERS } from '@cartwright/service';
 import type { Context } from 'hono';
@@ -16,6 +18,7 @@ import {
   withoutNode,
 } from './draft.ts';
 import {
+  type AppActions,
   type CatalogAction,
   EXECUTIONS_SHOWN,
   ExecutionsFragment,
@@ -34,6 +37,23 @@ import {
 // are pinned to their nodes before a save is even sent.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The executions fragment is long-polled: a request names the fingerprint of the list it shows
+ * (`seen`), and the answer waits until the list differs, checking every LIVE_CHECK_MS with one
+ * bounded read (`automation.executions`, no transaction held between checks), for at most
+ * LIVE_WAIT_MS; the page asks again as soon as an answer is swapped in. A session holds at most
+ * LIVE_WAITS_PER_SESSION such waits; a further request is answered as a plain poll would be (one
+ * read after LIVE_WAIT_MS).
+ */
+const LIVE_WAIT_MS = 3000;
+const LIVE_CHECK_MS = 250;
+const LIVE_WAITS_PER_SESSION = 2;
+
+/** A short digest of what the executions list shows (its jobs and the unresolved counts). */
+export function executionsFingerprint(view: ExecutionsView): string {
+  return createHash('sha256').update(JSON.stringify(view)).digest('base64url').slice(0, 22);
+}
 
 interface StoredDefinition {
   readonly id: string;
@@ -63,6 +83,25 @@ export const flowsArea: AdminArea = (app, kit) => {
     const result = await kit.act(session, 'automation.catalog', { language: locale });
     if (!result.ok) return [];
     return (result.value as { actions: CatalogAction[] }).actions;
+  };
+
+  /** The installed apps and their actions, offered by an app action's inputs (none without `apps.read`). */
+  const installedApps = async (session: AdminSession): Promise<AppActions[]> => {
+    const result = await kit.act(session, 'apps.list', {});
+    if (!result.ok) return [];
+    return (result.value as { items: { appId: string; manifest: { actions?: unknown } }[] }).items.map(
+      (app) => ({
+        appId: app.appId,
+        actions: (Array.isArray(app.manifest.actions) ? app.manifest.actions : []).flatMap(
+          (action: unknown) =>
+            action !== null &&
+            typeof action === 'object' &&
+            typeof (action as { id?: unknown }).id === 'string'
+              ? [(action as { id: string }).id]
+              : [],
+        ),
+      }),
+    );
   };
 
   const refuse = (c: Context, page: PageContext) =>
@@ -98,6 +137,7 @@ export const flowsArea: AdminArea = (app, kit) => {
       status?: number;
       isNew?: boolean;
       rules?: readonly StoredDefinition[];
+      actions?: readonly CatalogAction[];
     } = {},
   ) => {
     const rules: SavedRule[] = (extra.rules ?? (await listed(session))?.rules ?? []).map((rule) => ({
@@ -113,7 +153,8 @@ export const flowsArea: AdminArea = (app, kit) => {
         draft={draft}
         issues={extra.issues ?? null}
         notice={extra.notice}
-        actions={await catalogActions(session, page.t.locale)}
+        actions={extra.actions ?? (await catalogActions(session, page.t.locale))}
+        apps={await installedApps(session)}
         rules={rules}
         triggers={triggers}
         isNew={extra.isNew ?? draft.revision === 0}
@@ -130,15 +171,48 @@ export const flowsArea: AdminArea = (app, kit) => {
     }),
   );
 
-  /** The executions page's view: the newest jobs (one bounded page) and the flows' names. */
-  const executions = async (session: AdminSession, locale: string) => {
-    const [jobs, all] = await Promise.all([
-      kit.act(session, 'automation.executions', { limit: EXECUTIONS_SHOWN }),
-      listed(session),
-    ]);
-    if (!jobs.ok || !all) return null;
+  /** The newest jobs (one bounded page), null when the member may not read them. */
+  const newestJobs = async (session: AdminSession): Promise<ExecutionsView | null> => {
+    const jobs = await kit.act(session, 'automation.executions', { limit: EXECUTIONS_SHOWN });
+    return jobs.ok ? (jobs.value as ExecutionsView) : null;
+  };
+
+  /** The executions page's view: the newest jobs (or those given) and the flows' names. */
+  const executions = async (session: AdminSession, locale: string, read?: ExecutionsView) => {
+    const [view, all] = await Promise.all([read ?? newestJobs(session), listed(session)]);
+    if (!view || !all) return null;
     const flowNames = new Map(all.flows.map((flow) => [flow.id, nameOf(flow.data.name, locale, flow.id)]));
-    return { view: jobs.value as ExecutionsView, flowNames };
+    return { view, flowNames, fingerprint: executionsFingerprint(view) };
+  };
+
+  /** Long-polls in progress per session id. */
+  const waits = new Map<string, number>();
+
+  /** The newest jobs once they differ from `seen`, or after LIVE_WAIT_MS (see LIVE_WAIT_MS). */
+  const changedJobs = async (session: AdminSession, seen: string, signal: AbortSignal) => {
+    let view = await newestJobs(session);
+    if (!view || seen === '' || executionsFingerprint(view) !== seen) return view;
+    const held = waits.get(session.id) ?? 0;
+    if (held >= LIVE_WAITS_PER_SESSION) {
+      await sleep(LIVE_WAIT_MS);
+      return newestJobs(session);
+    }
+    waits.set(session.id, held + 1);
+    try {
+      const until = Date.now() + LIVE_WAIT_MS;
+      while (Date.now() < until && !signal.aborted) {
+        await sleep(Math.min(LIVE_CHECK_MS, until - Date.now()));
+        const next = await newestJobs(session);
+        if (!next) return null;
+        view = next;
+        if (executionsFingerprint(view) !== seen) break;
+      }
+      return view;
+    } finally {
+      const left = (waits.get(session.id) ?? 1) - 1;
+      if (left > 0) waits.set(session.id, left);
+      else waits.delete(session.id);
+    }
   };
 
   app.get(
@@ -155,11 +229,13 @@ export const flowsArea: AdminArea = (app, kit) => {
     }),
   );
 
-  // The polled fragment: only the list, no page shell.
+  // The long-polled fragment: only the list, no page shell, answered once it differs from `seen`.
   app.get(
     '/admin/flows/executions/live',
     kit.page(async (c, page, session) => {
-      const read = await executions(session, page.t.locale);
+      const seen = c.req.query('seen') ?? '';
+      const jobs = await changedJobs(session, seen.length <= 64 ? seen : '', c.req.raw.signal);
+      const read = jobs ? await executions(session, page.t.locale, jobs) : null;
       if (!read) return refuse(c, page);
       return c.html((<ExecutionsFragment page={page} {...read} />).toString());
     }),
@@ -207,7 +283,8 @@ export const flowsArea: AdminArea = (app, kit) => {
     // a reader has no editor); a save goes to `automation.save`, which refuses a reader itself.
     const op = typeof form.op === 'string' ? form.op : 'check';
     if (op !== 'save' && !session.principal.permissions.has('settings.write')) return refuse(c, page);
-    let draft = draftFromForm(form);
+    const actions = await catalogActions(session, page.t.locale);
+    let draft = draftFromForm(form, actions, page.t.locale);
     if (op === 'add') {
       const kind = (FLOW_NODE_KINDS as readonly string[]).includes(String(form.addKind))
         ? (form.addKind as FlowNodeKind)
@@ -217,8 +294,8 @@ export const flowsArea: AdminArea = (app, kit) => {
       draft = withoutNode(draft, Number.parseInt(op.slice('remove:'.length), 10));
     }
     const { pipeline, issues } = checkDraft(draft);
-    if (op !== 'save') return editor(c, page, session, id, draft, { issues });
-    if (issues.length > 0) return editor(c, page, session, id, draft, { issues, status: 422 });
+    if (op !== 'save') return editor(c, page, session, id, draft, { issues, actions });
+    if (issues.length > 0) return editor(c, page, session, id, draft, { issues, status: 422, actions });
 
     // The stored flow's other data (translated names, instruction, locale, top-level condition) is kept.
     const all = await listed(session);
@@ -246,6 +323,7 @@ export const flowsArea: AdminArea = (app, kit) => {
         status: 409,
         notice: { kind: 'warning', text: page.t.t('flows.stale', { actual, expected: draft.revision }) },
         rules: all?.rules ?? [],
+        actions,
       });
     }
     if (saved.code === 'FORBIDDEN' || saved.code === 'NOT_FOUND') return kit.problem(c, page, saved);
@@ -254,6 +332,7 @@ export const flowsArea: AdminArea = (app, kit) => {
       issues: issuesOfRefusal(draft, saved),
       notice: { kind: 'error', text: page.t.t('flows.refused', { detail: saved.detail }) },
       rules: all?.rules ?? [],
+      actions,
     });
   });
 };
