@@ -594,7 +594,9 @@ request.open('POST', '/admin/apps/probe-app/panel/invoke');
 request.onload = () => note('xhr read ' + request.status);
 request.onerror = () => note('xhr error');
 request.send(new URLSearchParams({ action: 'add_memo', input: '{"value":"xhr"}' }));
-document.getElementById('post').requestSubmit();`,
+document.getElementById('post').requestSubmit();`
+          // CR LF line ends: the admin hashes the text as the HTML parser reads it (LF), or it would not run.
+          .replaceAll('\n', '\r\n'),
       },
     ],
   },
