@@ -123,20 +123,17 @@ function MethodRow({
       {area === 'shipping' ? (
         <>
           <td>
-            {(record.prices ?? []).length === 0 ? (
-              t.t('methods.noPrice')
-            ) : (
-              <ul>
-                {(record.prices ?? []).map((price) => (
-                  <li>
+            {(record.prices ?? []).length === 0
+              ? t.t('methods.noPrice')
+              : (record.prices ?? []).map((price, index) => (
+                  <>
+                    {index > 0 ? <br /> : null}
                     {t.t('methods.price', {
                       gross: t.money(price.gross, price.currency),
                       net: t.money(price.net, price.currency),
                     })}
-                  </li>
+                  </>
                 ))}
-              </ul>
-            )}
           </td>
           <td>{taxClass}</td>
         </>
