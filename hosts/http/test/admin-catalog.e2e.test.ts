@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   consumeOnce,
   createHttpImageProvider,
@@ -10,6 +11,7 @@ import {
   runDuePaymentJobs,
 } from '@cartwright/service';
 import {
+  encodePng,
   type ImageProviderFixture,
   renderFixtureImage,
   startImageProviderFixture,
@@ -29,8 +31,8 @@ import { accountVariables, registerAccount, saveProviderMethod } from './payment
 // timeline and payments, its states labelled in the UI language and one moved with its button,
 // an invoice created and downloaded, a refund and an over-refund refused. The product's fields
 // edited (a German name, an amount as the UI language writes it, an invalid one pinned on its
-// field). A reader sees no edit control and a replayed post changes nothing. axe and screenshots
-// on each.
+// field). An upload past the server's default body limit works, one past 8 MiB gets the 413 page.
+// A reader sees no edit control and a replayed post changes nothing. axe and screenshots on each.
 
 const API_KEY = 'sk-admin-catalog-test-key-0123456789';
 const PROVIDER_METHOD = '0190f0c8-0000-7000-8000-0000000e0a01';
@@ -161,6 +163,7 @@ const TEXT = {
     price: '14.90',
     badPrice: '14,9x',
     amountHint: 'Enter an amount such as 11.90.',
+    tooLarge: 'The form sent more than this page accepts (at most 8 MiB)',
   },
   de: {
     moveUp: 'Bild 2 nach oben',
@@ -191,6 +194,7 @@ const TEXT = {
     price: '14,90',
     badPrice: '14.9x',
     amountHint: 'Geben Sie einen Betrag wie 11,90 ein.',
+    tooLarge: 'Das Formular hat mehr gesendet, als diese Seite annimmt (höchstens 8 MiB)',
   },
 } as const;
 
@@ -404,6 +408,33 @@ describe.skipIf(browserSkipped)('the admin catalog and orders in chromium', () =
         expect(edited.product.translations.en?.name).toBe(`Mug ${locale}`);
         expect(await page.inputValue('#product-name')).toBe(`Großer Becher ${locale}`);
         await check(page, `catalog-${locale}-13-product-edited`, refused);
+      } finally {
+        await context.close();
+      }
+    });
+
+    it('uploads an image past the server’s default body limit; a body past 8 MiB gets the 413 page', async () => {
+      const productId = await newProduct(`BIG-${locale.toUpperCase()}`, { en: `Big ${locale}` });
+      // Random pixels do not compress: about 2.4 MiB, past the 1 MiB every other admin post keeps.
+      const big = encodePng(800, 800, randomBytes(800 * 800 * 4));
+      expect(big.byteLength).toBeGreaterThan(2 * 1024 * 1024);
+      const { context, page, refused } = await ui.openContext(locale);
+      try {
+        await ui.signIn(page, h.shopA.token);
+        await page.goto(`${ui.base}/admin/products/${productId}`);
+        await page.setInputFiles('#upload-file', { name: 'big.png', mimeType: 'image/png', buffer: big });
+        await page.click('form[enctype="multipart/form-data"] button[type="submit"]');
+        await page.locator('li.gallery-entry img').waitFor();
+        expect((await galleryOf(productId)).entries).toHaveLength(1);
+        await page.setInputFiles('#upload-file', {
+          name: 'huge.png',
+          mimeType: 'image/png',
+          buffer: Buffer.alloc(9 * 1024 * 1024),
+        });
+        await page.click('form[enctype="multipart/form-data"] button[type="submit"]');
+        await page.locator('[role="alert"]', { hasText: text.tooLarge }).waitFor();
+        expect((await galleryOf(productId)).entries).toHaveLength(1);
+        await check(page, `catalog-${locale}-14-upload-too-large`, refused);
       } finally {
         await context.close();
       }
