@@ -929,6 +929,7 @@ describe('the admin UI routes', () => {
       '/admin',
       '/admin/settings',
       `/admin/settings/channels/${main!.id}`,
+      `/admin/settings/channels/${main!.id}/tax`,
       '/admin/rules',
       `/admin/rules/${A_RULE}`,
       '/admin/settings/methods',
@@ -949,6 +950,7 @@ describe('the admin UI routes', () => {
       '/admin/settings/channels',
       `/admin/settings/channels/${main!.id}/company`,
       `/admin/settings/channels/${main!.id}/delete`,
+      `/admin/settings/channels/${main!.id}/tax`,
       `/admin/rules/${A_RULE}`,
       '/admin/settings/methods/shipping/new',
       `/admin/settings/methods/shipping/${A_RULE}`,
@@ -991,6 +993,19 @@ describe('the admin UI routes', () => {
       confirm: 'on',
     });
     expect(deleted.status).toBe(404);
+    // Its tax page: not shown, and its save reaches nothing.
+    expect(
+      (await h.app.request(`/admin/settings/channels/${main!.id}/tax`, { headers: { cookie } })).status,
+    ).toBe(404);
+    const taxSaved = await post(`/admin/settings/channels/${main!.id}/tax`, cookie, {
+      csrf,
+      revision: String(main!.revision),
+      baseRevision: '1',
+      'addRate:class': A_RULE,
+      'addRate:country': 'DE',
+      'addRate:rate': '5',
+    });
+    expect(taxSaved.status).toBe(404);
     const switched = await post('/admin/shop', cookie, { csrf, tenantId: h.shopA.tenantId });
     expect(switched.status).toBe(404);
     const listed = await h.app.request('/admin/settings', { headers: { cookie } });

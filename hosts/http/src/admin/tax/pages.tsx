@@ -153,7 +153,7 @@ function RemoveButton({ page, value, label }: { page: PageContext; value: string
   );
 }
 
-function OriginBadge({ page, origin }: { page: PageContext; origin: RuleRow['origin'] }) {
+function OriginBadge({ page, origin }: { page: PageContext; origin: RuleRow['origin'] | undefined }) {
   if (origin === 'added') return <span class="badge overridden">{page.t.t('tax.origin.added')}</span>;
   return <ProvenanceBadge page={page} text={{ provenance: origin }} />;
 }
@@ -209,8 +209,12 @@ function RuleInputs({ props, id, rule }: { props: TaxPageProps; id: string; rule
   const country = value('country', rule?.country ?? '');
   const postcode = rule?.postcode ?? null;
   const kind = value('postcodeKind', postcode?.kind ?? '');
-  const stateChoices =
-    id === 'new' && country === '' ? countries : countries.filter((item) => item.code === country);
+  // Without script the choices cannot follow the country select: every country's subdivisions,
+  // grouped by country, the rule's country first (the operation refuses one of another country).
+  const stateChoices = [
+    ...countries.filter((item) => item.code === country),
+    ...countries.filter((item) => item.code !== country),
+  ];
   const state = value('state', rule?.state ?? '');
   const ruleId = value('ruleId', rule?.ruleId ?? '');
   const taxClassId = value('taxClassId', rule?.taxClassId ?? '');
@@ -467,7 +471,10 @@ function RateRows({ props }: { props: TaxPageProps }) {
           return (
             <p data-field={rate.key}>
               {label}: {removed ? t.t('tax.rate.removedNote') : percent(rate.value!, t.locale)}
-              <ProvenanceBadge page={page} text={{ provenance: removed ? 'removed' : rate.provenance }} />
+              <OriginBadge
+                page={page}
+                origin={removed ? 'removed' : rate.inBasis ? rate.provenance : 'added'}
+              />
             </p>
           );
         }
@@ -497,11 +504,7 @@ function RateRows({ props }: { props: TaxPageProps }) {
                 />
               )}
             </Field>
-            {rate.inBasis ? (
-              <ProvenanceBadge page={page} text={rate} />
-            ) : (
-              <span class="badge overridden">{t.t('tax.origin.added')}</span>
-            )}
+            <OriginBadge page={page} origin={rate.inBasis ? rate.provenance : 'added'} />
             <input type="hidden" name={`was:${rate.key}`} value={String(rate.value)} />
             <RemoveButton page={page} value={rate.key} label={label} />
             {rate.inBasis && rate.provenance === 'overridden' ? (

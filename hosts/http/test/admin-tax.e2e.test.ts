@@ -1,0 +1,237 @@
+import { SELLABLE } from '@cartwright/service/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AdminBrowser, browserSkipped, launchAdminBrowser } from './admin-browser.ts';
+import { createHarness, type Harness } from './harness.ts';
+
+// The channel tax page walked in chromium (decision 0047, "Tax settings"), in English and German:
+// a destination rule for Bavaria with a postcode prefix and a saved rule condition is added and
+// saved (the API agrees), an inherited country rate is removed, a country rate is added, a refusal
+// is shown at its field; a reader sees text only. axe on each screen, screenshots `tax-<locale>-*`.
+
+let h: Harness;
+let ui: AdminBrowser;
+let mainChannel: string;
+let readerToken: string;
+const { standardTax, reducedTax } = SELLABLE;
+const BIG_CARTS = '0190f0c8-0000-7000-8000-00000000ab02';
+
+const staff = (method: string, path: string, body?: unknown) =>
+  h.call(method, path, { token: h.shopA.token, body });
+
+interface Read {
+  revision: number;
+  baseRevision: number;
+  channel: Record<string, unknown>;
+  overrides: {
+    taxRules?: Record<string, Record<string, unknown> | null>;
+    taxRates?: Record<string, { rates: Record<string, number | null> }>;
+  };
+  provenance: Record<string, string>;
+}
+
+async function apiRead(): Promise<Read> {
+  const read = await staff('GET', `/api/merchant/commerce/channels/${mainChannel}`);
+  expect(read.status).toBe(200);
+  return read.body as unknown as Read;
+}
+
+/** Puts the main channel's overrides back to none (each walk starts from the same state). */
+async function clearOverrides() {
+  const current = await apiRead();
+  const { languages: _, ...channel } = current.channel;
+  const saved = await staff('PUT', `/api/merchant/commerce/channels/${mainChannel}`, {
+    revision: current.revision,
+    baseRevision: current.baseRevision,
+    channel,
+    overrides: {},
+  });
+  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+}
+
+describe.skipIf(browserSkipped)('the channel tax page in chromium', () => {
+  beforeAll(async () => {
+    h = await createHarness();
+    await h.sellableTea();
+    const ok = (response: { status: number; body: unknown }) =>
+      expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
+    ok(await staff('PUT', '/api/basis/languages/de', { revision: 0, name: 'Deutsch' }));
+    ok(
+      await staff('PUT', '/api/basis/countries/DE', {
+        revision: 1,
+        translations: { en: { name: 'Germany' }, de: { name: 'Deutschland' } },
+        subdivisions: [{ code: 'DE-BY', translations: { en: { name: 'Bavaria' }, de: { name: 'Bayern' } } }],
+      }),
+    );
+    ok(
+      await staff('PUT', '/api/basis/countries/AT', {
+        revision: 0,
+        translations: { en: { name: 'Austria' }, de: { name: 'Österreich' } },
+      }),
+    );
+    ok(
+      await staff('PUT', `/api/basis/tax-classes/${standardTax}`, {
+        revision: 1,
+        translations: { en: { name: 'Standard' }, de: { name: 'Normal' } },
+        rates: [
+          { country: null, rate: 1900 },
+          { country: 'DE', rate: 1900 },
+        ],
+      }),
+    );
+    ok(
+      await staff('PUT', `/api/automation/rules/${BIG_CARTS}`, {
+        revision: 0,
+        active: true,
+        data: { name: { en: 'Big carts', de: 'Große Warenkörbe' }, condition: { type: 'alwaysValid' } },
+      }),
+    );
+    const channels = (await staff('GET', '/api/automation')).body.channels as {
+      id: string;
+      isMain: boolean;
+    }[];
+    mainChannel = channels.find((channel) => channel.isMain)!.id;
+    readerToken = await h.readerToken('tax-walk-reader@a.test');
+    ui = await launchAdminBrowser(h.services);
+  });
+
+  afterAll(async () => {
+    await ui?.close();
+    await h?.close();
+  });
+
+  const TEXT = {
+    en: {
+      link: 'Tax rules',
+      rule: 'Rule for Bavaria, Germany',
+      rate: '7.5',
+      added: 'added in this channel',
+      removedRate: 'Standard in Germany: removed: the default rate applies',
+      addedRate: 'Reduced in Austria',
+      refusal: 'is not a subdivision of AT',
+    },
+    de: {
+      link: 'Steuerregeln',
+      rule: 'Regel für Bayern, Deutschland',
+      rate: '7,5',
+      added: 'in diesem Kanal hinzugefügt',
+      removedRate: 'Normal in Deutschland: entfernt: Es gilt der Standardsatz',
+      addedRate: 'Reduced in Österreich',
+      refusal: 'is not a subdivision of AT',
+    },
+  } as const;
+
+  describe.each(['en', 'de'] as const)('in %s', (locale) => {
+    it('adds a Bavarian rule with a postcode prefix and a saved rule, removes an inherited rate, adds a rate', async () => {
+      await clearOverrides();
+      const { context, page, refused } = await ui.openContext(locale);
+      const taxPath = `/admin/settings/channels/${mainChannel}/tax`;
+      const SAVE = `form[method="post"][action="${taxPath}"]:not(#reset-form) > button[type="submit"]`;
+      const savedAt = (revision: number) =>
+        page.locator('[role="status"]', { hasText: String(revision) }).waitFor();
+      try {
+        await ui.signIn(page, h.shopA.token);
+        await page.goto(`${ui.base}/admin/settings/channels/${mainChannel}`);
+        await page.click(`a[href="${taxPath}"]`);
+        await page.waitForURL(new RegExp(`${taxPath}$`));
+        expect(await page.getAttribute('html', 'lang')).toBe(locale);
+        expect(await page.textContent(`a[href="/admin/settings/channels/${mainChannel}"]`)).toBeTruthy();
+        expect(await page.evaluate('typeof window.htmx')).toBe('object');
+        await ui.shot(page, `tax-${locale}-01-page`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+
+        // A refusal first: a Bavarian state for Austria is shown at the state field, entries kept.
+        let before = await apiRead();
+        await page.selectOption('#f-rule-new-country', 'AT');
+        await page.selectOption('#f-rule-new-state', 'DE-BY');
+        await page.fill('#f-rule-new-rate', TEXT[locale].rate);
+        await page.click(SAVE);
+        await page.waitForSelector('#f-rule-new-state[aria-invalid="true"]');
+        expect(await page.textContent('#f-rule-new-state-error')).toContain(TEXT[locale].refusal);
+        expect(await page.inputValue('#f-rule-new-rate')).toBe(TEXT[locale].rate);
+        expect((await apiRead()).revision).toBe(before.revision);
+        await ui.shot(page, `tax-${locale}-02-refused`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+
+        // The rule for Bavaria, postcodes starting with 80, only when "Big carts" matches.
+        await page.selectOption('#f-rule-new-country', 'DE');
+        await page.selectOption('#f-rule-new-state', 'DE-BY');
+        await page.selectOption('#f-rule-new-postcodeKind', 'prefix');
+        await page.fill('#f-rule-new-postcode', '80');
+        await page.fill('#f-rule-new-validFrom', '2026-01-01');
+        await page.fill('#f-rule-new-priority', '5');
+        await page.selectOption('#f-rule-new-ruleId', BIG_CARTS);
+        await page.selectOption('#f-rule-new-taxClassId', reducedTax);
+        await page.fill('#f-rule-new-rate', TEXT[locale].rate);
+        await page.click(SAVE);
+        await savedAt(before.revision + 1);
+        let read = await apiRead();
+        const ids = Object.keys(read.overrides.taxRules ?? {});
+        expect(ids).toHaveLength(1);
+        expect(read.overrides.taxRules![ids[0]!]).toEqual({
+          country: 'DE',
+          state: 'DE-BY',
+          postcode: { kind: 'prefix', value: '80' },
+          validFrom: '2026-01-01T00:00:00.000Z',
+          validUntil: null,
+          priority: 5,
+          ruleId: BIG_CARTS,
+          taxClassId: reducedTax,
+          rate: 750,
+        });
+        const row = page.locator(`[data-rule="${ids[0]}"]`);
+        expect(await row.locator('legend').textContent()).toContain(TEXT[locale].rule);
+        expect(await row.locator('legend').textContent()).toContain(TEXT[locale].added);
+        expect(await page.inputValue(`#f-rule-${ids[0]}-rate`)).toBe(TEXT[locale].rate);
+        await ui.shot(page, `tax-${locale}-03-rule-saved`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+
+        // The basis rate of the standard class for Germany, inherited, removed in this channel.
+        before = read;
+        await page.click(`button[name="remove"][value="taxRates.${standardTax}.DE"]`);
+        await savedAt(before.revision + 1);
+        read = await apiRead();
+        expect(read.overrides.taxRates).toEqual({ [standardTax]: { rates: { DE: null } } });
+        expect(await page.textContent('main')).toContain(TEXT[locale].removedRate);
+
+        // A rate of its own for Austria in the reduced class.
+        await page.selectOption('#f-addRate-class', reducedTax);
+        await page.selectOption('#f-addRate-country', 'AT');
+        await page.fill('#f-addRate-rate', '10');
+        await page.click(SAVE);
+        await savedAt(read.revision + 1);
+        read = await apiRead();
+        expect(read.overrides.taxRates).toEqual({
+          [standardTax]: { rates: { DE: null } },
+          [reducedTax]: { rates: { AT: 1000 } },
+        });
+        expect(await page.inputValue(`#f-rate-taxRates-${reducedTax}-AT`)).toBe('10');
+        expect(await page.textContent(`[data-field="rate:taxRates.${reducedTax}.AT"] label`)).toContain(
+          TEXT[locale].addedRate,
+        );
+        await ui.shot(page, `tax-${locale}-04-rates`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+        expect(refused).toEqual([]);
+      } finally {
+        await context.close();
+      }
+
+      // A reader sees the same rules and rates as text, with no field or button.
+      const reader = await ui.openContext(locale);
+      try {
+        await ui.signIn(reader.page, readerToken);
+        await reader.page.goto(`${ui.base}${taxPath}`);
+        expect(await reader.page.locator('main input, main select, main button').count()).toBe(0);
+        expect(await reader.page.textContent('main')).toContain(TEXT[locale].rule);
+        expect(await reader.page.textContent('main')).toContain(TEXT[locale].removedRate);
+        expect(await reader.page.textContent(`[data-field="taxRates.${reducedTax}.AT"]`)).toContain(
+          TEXT[locale].added,
+        );
+        await ui.shot(reader.page, `tax-${locale}-05-reader`);
+        expect(await ui.seriousViolations(reader.page)).toEqual([]);
+        expect(reader.refused).toEqual([]);
+      } finally {
+        await reader.context.close();
+      }
+    });
+  });
+});
