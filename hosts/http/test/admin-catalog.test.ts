@@ -317,12 +317,17 @@ describe('the product form', () => {
     expect(html).toMatch(
       /name="price\.EUR\.gross"[^>]*value="29,90"|value="29,90"[^>]*name="price\.EUR\.gross"/,
     );
-    const reader = await pageOf(
-      `/admin/products/${productId}`,
-      await cookieOf(await h.readerToken('reader@form.test')),
-    );
+    // A reader sees text, the German page marking the English description it falls back to.
+    const readerCookie = await cookieOf(await h.readerToken('reader@form.test'));
+    const reader = await pageOf(`/admin/products/${productId}?language=de`, readerCookie, 'de');
     expect(reader.html).not.toContain('name="price.EUR.gross"');
-    expect(reader.html).toContain('Teapot');
+    expect(reader.html.slice(reader.html.indexOf('<main'))).not.toContain('<input');
+    expect(reader.html).toContain(
+      '<dd><span class="badge fallback">nicht übersetzt: zeigt den Text auf Englisch</span> <span lang="en">Teapot</span></dd>',
+    );
+    expect(reader.html).toContain(
+      'nicht übersetzt: zeigt den Text auf Englisch</span> <span lang="en">Holds a litre</span>',
+    );
   });
 
   it('maps the form onto catalog.products.update: German amounts, German texts, stock, active, SKU', async () => {

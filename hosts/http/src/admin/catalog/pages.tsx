@@ -93,6 +93,29 @@ function Name({ page, product, language }: { page: PageContext; product: Product
   );
 }
 
+/** A reader's text: the content language's, else the main language's marked as such. */
+function TextIn(props: {
+  page: PageContext;
+  product: ProductRow;
+  field: 'name' | 'description';
+  language: string;
+  mainLanguage: string;
+}) {
+  const { page, product, field, language, mainLanguage } = props;
+  const own = product.translations?.[language]?.[field];
+  if (own) return <span lang={language}>{own}</span>;
+  const main = product.translations?.[mainLanguage]?.[field];
+  if (!main) return field === 'name' ? <span class="meta">{page.t.t('catalog.noName')}</span> : null;
+  return (
+    <>
+      <span class="badge fallback">
+        {page.t.t('provenance.fallback', { language: page.t.languageName(mainLanguage) })}
+      </span>{' '}
+      <span lang={mainLanguage}>{main}</span>
+    </>
+  );
+}
+
 export function ProductListPage(props: {
   page: PageContext;
   items: readonly ProductRow[];
@@ -562,7 +585,23 @@ export function ProductPage(props: {
           <dl class="facts">
             <dt>{t.t('catalog.product.name')}</dt>
             <dd>
-              <Name page={page} product={product} language={language} />
+              <TextIn
+                page={page}
+                product={product}
+                field="name"
+                language={language}
+                mainLanguage={mainLanguage}
+              />
+            </dd>
+            <dt>{t.t('catalog.edit.description', { language: t.languageName(language) })}</dt>
+            <dd>
+              <TextIn
+                page={page}
+                product={product}
+                field="description"
+                language={language}
+                mainLanguage={mainLanguage}
+              />
             </dd>
             <dt>{t.t('catalog.col.sku')}</dt>
             <dd>{product.sku}</dd>
