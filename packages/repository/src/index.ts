@@ -119,7 +119,6 @@ export {
 export {
   type CartRow,
   findOpenCart,
-  findOpenCartById,
   insertCart,
   listOpenCarts,
   updateCart,
@@ -178,7 +177,6 @@ export {
   findCustomerHistory,
   findCustomersByIds,
   findRegisteredCustomerByEmail,
-  findStoreContext,
   findStoreContextByTokenHash,
   insertCustomer,
   insertCustomerAddresses,

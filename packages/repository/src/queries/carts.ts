@@ -16,15 +16,6 @@ export function findOpenCart(
   return findRow(tx, carts, tenantId, open, options.forUpdate ? 'update' : undefined);
 }
 
-/** The shop's open cart with this id (an ordered cart, or one of another shop, is none). */
-export function findOpenCartById(
-  tx: Executor,
-  tenantId: string,
-  cartId: string,
-): Promise<CartRow | undefined> {
-  return findRow(tx, carts, tenantId, [eq(carts.id, cartId), eq(carts.status, 'open')]);
-}
-
 /**
  * A page of the shop's open carts, most recently changed first (by `updated_at`, then id);
  * `before` is the last cart of the previous page.

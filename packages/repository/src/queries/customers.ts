@@ -237,15 +237,6 @@ export function insertStoreContext(
   return insertRow(tx, storeContexts, context);
 }
 
-/** The context with this id in this shop (revoked and expired ones included). */
-export function findStoreContext(
-  tx: Executor,
-  tenantId: string,
-  contextId: string,
-): Promise<StoreContextRow | undefined> {
-  return findRow(tx, storeContexts, tenantId, [eq(storeContexts.id, contextId)]);
-}
-
 /** The context with this token hash in this shop (revoked and expired ones included). */
 export function findStoreContextByTokenHash(
   tx: Executor,

@@ -25,8 +25,7 @@ import {
   validateCondition,
 } from '@cartwright/rules-engine';
 import * as v from 'valibot';
-import { currentCartOf, factsOfCart, openCartWithContext } from '../carts/cart.ts';
-import { CART_LIST_PERMISSION } from '../carts/shop.operations.ts';
+import { currentCartOf, factsOfCart } from '../carts/cart.ts';
 import {
   ChannelSaveBody,
   ChannelView,
@@ -45,7 +44,6 @@ import { recordEvent } from '../kernel/events.ts';
 import { defineOperation } from '../kernel/registry.ts';
 import { staleRevision } from '../kernel/revision-bound.ts';
 import { EmptyInput, iso, Revision, Timestamp, Uuid } from '../kernel/schemas.ts';
-import type { Services } from '../kernel/services.ts';
 import { promotionOf, ruleIdsOfPromotion } from '../promotions/definition.ts';
 import { Definition, definitionView, KIND_OF, saveDefinition } from './definitions.ts';
 import { compileWithSavedRules, conditionOf, ruleFailure } from './rules.ts';
@@ -330,7 +328,7 @@ export const deleteAutomationDefinition = defineOperation({
 export const previewRule = defineOperation({
   name: 'automation.preview',
   summary:
-    'Evaluates a condition against the server-owned facts of a cart: a storefront cart context (send its token as x-context-token) or one of the shop’s open carts by `cartId` (from `carts.list`; this also needs `orders.read`, the permission that lists carts). Exactly one of the two: both are refused (422), neither answers CONTEXT_REQUIRED (400), a cart or context the shop does not have 404. Both build the same facts. Answers the Boolean and, with `explain: true`, the decision of every node (true or false, without the facts compared: a preview shows no private facts); writes nothing. Order-source conditions fail here: a cart is not an order.',
+    'Evaluates a condition against the server-owned facts of a storefront cart context. The context token is required, the same one storefront cart operations take (send it as x-context-token): without it the answer is CONTEXT_REQUIRED (400), a token of no live context of the shop 404. Answers the Boolean and, with `explain: true`, the decision of every node (true or false, without the facts compared: a preview shows no private facts); writes nothing. Order-source conditions fail here: a cart is not an order.',
   http: {
     method: 'POST',
     path: '/api/automation/rules/preview',
@@ -341,29 +339,23 @@ export const previewRule = defineOperation({
   input: v.strictObject({
     condition: ConditionInput,
     contextToken: v.optional(v.pipe(v.string(), v.maxLength(200))),
-    cartId: v.optional(Uuid),
     explain: v.optional(v.boolean(), false),
   }),
   output: v.strictObject({ result: v.boolean(), trace: v.optional(v.unknown()) }),
-  async handler({ services, tenantId, principal }, input) {
-    if (input.cartId !== undefined && input.contextToken !== undefined) {
-      return fail('VALIDATION_FAILED', 'Preview one cart: send either cartId or a context token, not both.', {
-        errors: [{ pointer: '/cartId', message: 'send either cartId or contextToken (x-context-token)' }],
-      });
-    }
-    // A cart named by id is one the caller could list: the id is no secret, the token is.
-    if (input.cartId !== undefined && !principal.permissions.has(CART_LIST_PERMISSION)) {
-      return fail('FORBIDDEN', `Previewing a cart by id needs the permission ${CART_LIST_PERMISSION}.`, {
-        extensions: { permission: CART_LIST_PERMISSION },
-      });
-    }
+  async handler({ services, tenantId }, input) {
     const invalid = conditionIssues(input.condition, '/condition');
     if (invalid) return invalid;
     return services.database.transaction(async (tx) => {
       // Read-only: the database itself refuses any write the preview might attempt.
       await readOnlyTransaction(tx);
-      const target = await previewTarget(tx, services, tenantId, input);
-      if (!target.ok) return target;
+      if (input.contextToken === undefined) {
+        return fail(
+          'CONTEXT_REQUIRED',
+          'Preview needs the cart context token of a storefront (x-context-token).',
+        );
+      }
+      const context = await resolveShopContext(tx, services, tenantId, input.contextToken);
+      if (!context) return fail('NOT_FOUND', 'No live cart context with this token exists in this shop.');
       const compiled = await compileWithSavedRules(tx, tenantId, input.condition, '/condition');
       if (!compiled.ok) return compiled;
       const order = compiled.value.needs.get('order');
@@ -376,8 +368,13 @@ export const previewRule = defineOperation({
           },
         );
       }
-      const { cart, context } = target.value;
-      const facts = await factsOfCart(tx, services, tenantId, cart, context);
+      const facts = await factsOfCart(
+        tx,
+        services,
+        tenantId,
+        await currentCartOf(tx, services, tenantId, context),
+        context,
+      );
       if (input.explain) {
         const trace = compiled.value.explain(facts);
         return trace.ok
@@ -389,32 +386,6 @@ export const previewRule = defineOperation({
     });
   },
 });
-
-/**
- * The cart a preview evaluates and the context whose customer it describes: the open cart of
- * the shop with `cartId`, or the cart of the live context the token names (as it is, or the
- * empty cart the context would start with).
- */
-async function previewTarget(
-  tx: Executor,
-  services: Services,
-  tenantId: string,
-  input: { readonly cartId?: string | undefined; readonly contextToken?: string | undefined },
-) {
-  if (input.cartId !== undefined) {
-    const chosen = await openCartWithContext(tx, tenantId, input.cartId);
-    return chosen ? ok(chosen) : fail('NOT_FOUND', 'No open cart with this id exists in this shop.');
-  }
-  if (input.contextToken === undefined) {
-    return fail(
-      'CONTEXT_REQUIRED',
-      'Preview needs a cart: the cart context token of a storefront (x-context-token) or the id of one of the shop’s open carts (cartId, from carts.list).',
-    );
-  }
-  const context = await resolveShopContext(tx, services, tenantId, input.contextToken);
-  if (!context) return fail('NOT_FOUND', 'No live cart context with this token exists in this shop.');
-  return ok({ cart: await currentCartOf(tx, services, tenantId, context), context });
-}
 
 /**
  * A trace with each node's decision only: the facts it compared (`actual`) stay on the server, as

@@ -7,8 +7,6 @@ import {
   findCustomerAddress,
   findCustomerHistory,
   findOpenCart,
-  findOpenCartById,
-  findStoreContext,
   insertCart,
   type StoreContextRow,
   updateCart,
@@ -289,20 +287,6 @@ export async function currentCartOf(
   context: StoreContextRow,
 ): Promise<CartRow> {
   return (await findOpenCart(tx, tenantId, context.id)) ?? newCartOf(tx, services, tenantId, context);
-}
-
-/**
- * The shop's open cart with this id and the visitor context it belongs to (whose customer its
- * facts describe, as `factsOfCart` reads them), or null when the shop has no such open cart.
- */
-export async function openCartWithContext(
-  tx: Executor,
-  tenantId: string,
-  cartId: string,
-): Promise<{ cart: CartRow; context: StoreContextRow } | null> {
-  const cart = await findOpenCartById(tx, tenantId, cartId);
-  const context = cart ? await findStoreContext(tx, tenantId, cart.contextId) : undefined;
-  return cart && context ? { cart, context } : null;
 }
 
 /**
