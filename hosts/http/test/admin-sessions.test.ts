@@ -775,6 +775,34 @@ describe('the channel’s own fields, company identity, creating and deleting ch
     const { data } = (await staff('GET', '/api/company')).body as { data: Record<string, string> };
     const { phone: _, ...rest } = stored.data;
     expect(data).toEqual({ ...rest, bankName: 'Teabank', email: 'shop@tea.example' });
+
+    // The structured legal fields and logos: a list one entry per line, a bad entry at its field.
+    const legal = formFields((await b.request('GET', path)).html);
+    const tooLong = await b.request('POST', action, {
+      ...legal,
+      'basis:managingDirectors': `Ada Lovelace\n${'x'.repeat(201)}`,
+    });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.html).toMatch(/id="f-basis-managingDirectors"[^>]*aria-invalid="true"/);
+    const listed = await b.request('POST', action, {
+      ...legal,
+      'basis:managingDirectors': ' Ada Lovelace \r\n\r\nGrace Hopper',
+      'basis:legalForm': 'GmbH',
+      'basis:logoLight': 'https://cdn.example/light.svg',
+    });
+    expect(listed.status).toBe(303);
+    const after = (await staff('GET', '/api/company')).body as { data: Record<string, unknown> };
+    expect(after.data).toMatchObject({
+      managingDirectors: ['Ada Lovelace', 'Grace Hopper'],
+      legalForm: 'GmbH',
+      logoLight: 'https://cdn.example/light.svg',
+    });
+    const shown = formFields((await b.request('GET', path)).html);
+    expect(shown['basis:managingDirectors']).toBe('Ada Lovelace\nGrace Hopper');
+    // Saving it untouched writes nothing.
+    const revision = (after as unknown as { revision: number }).revision;
+    expect((await b.request('POST', action, shown)).status).toBe(303);
+    expect(((await staff('GET', '/api/company')).body as { revision: number }).revision).toBe(revision);
   });
 
   it('creates a channel from the settings page and deletes it; refuses a nameless one and deleting the main channel', async () => {

@@ -568,3 +568,59 @@ describe('MCP parity', () => {
     expect(JSON.stringify(foreign)).toContain('NOT_FOUND');
   });
 });
+
+describe('company identity, field by field', () => {
+  it('inherits every structured legal field and the logos from the shop, and holds a channel list to its limits', async () => {
+    const stored = expectOk(await staff('GET', '/api/company'));
+    const company = expectOk(
+      await staff('PUT', '/api/company', {
+        revision: stored.revision,
+        data: {
+          ...(stored.data as Record<string, unknown>),
+          companyName: 'Cartwright Handels GmbH',
+          legalForm: 'GmbH',
+          registrationNumber: 'HRB 12345',
+          registrationCourt: 'Amtsgericht München',
+          managingDirectors: ['Ada Lovelace', 'Grace Hopper'],
+          logoLight: 'https://cdn.example/logo-light.svg',
+        },
+      }),
+    );
+    expect(company.data).toMatchObject({ managingDirectors: ['Ada Lovelace', 'Grace Hopper'] });
+    const second = expectOk(await read(SECOND));
+    const effective = second.effective as { company: Record<string, Record<string, unknown>> };
+    expect(effective.company.legal).toMatchObject({
+      companyName: 'Cartwright Handels GmbH',
+      legalForm: 'GmbH',
+      registrationNumber: 'HRB 12345',
+      registrationCourt: 'Amtsgericht München',
+      managingDirectors: ['Ada Lovelace', 'Grace Hopper'],
+    });
+    expect(effective.company.logos).toEqual({ light: 'https://cdn.example/logo-light.svg' });
+    const provenance = second.provenance as Record<string, string>;
+    expect(provenance['/company/legal/managingDirectors']).toBe('inherited');
+    expect(provenance['/company/logos/light']).toBe('inherited');
+
+    // A channel's list of managing directors is held to the same limits as the shop's.
+    const before = await h.digest();
+    for (const managingDirectors of [
+      ['x'.repeat(201)],
+      Array.from({ length: 21 }, (_, i) => `Director ${i}`),
+    ]) {
+      const refused = await staff('PUT', `/api/merchant/commerce/channels/${SECOND}`, {
+        revision: second.revision,
+        baseRevision: second.baseRevision,
+        channel: second.channel,
+        overrides: { ...(second.overrides as object), company: { legal: { managingDirectors } } },
+      });
+      expect(refused.status).toBe(422);
+      expect(JSON.stringify(refused.body)).toContain('managingDirectors');
+    }
+    const badLogo = await staff('PUT', '/api/company', {
+      revision: company.revision,
+      data: { ...(company.data as object), logoDark: 'not a url' },
+    });
+    expect(badLogo.status).toBe(422);
+    expect(await h.digest()).toBe(before);
+  });
+});

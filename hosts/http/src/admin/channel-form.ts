@@ -604,8 +604,13 @@ export const BASIS_COMPANY_FIELDS: readonly {
   { name: 'zipcode', kind: 'text', channelKey: 'company.contact.address' },
   { name: 'city', kind: 'text', channelKey: 'company.contact.address' },
   { name: 'country', kind: 'text', channelKey: 'company.contact.address' },
+  { name: 'companyName', kind: 'text', channelKey: 'company.legal.companyName' },
+  { name: 'legalForm', kind: 'text', channelKey: 'company.legal.legalForm' },
   { name: 'vatId', kind: 'text', channelKey: 'company.legal.vatId' },
   { name: 'taxNumber', kind: 'text', channelKey: 'company.legal.taxNumber' },
+  { name: 'registrationNumber', kind: 'text', channelKey: 'company.legal.registrationNumber' },
+  { name: 'registrationCourt', kind: 'text', channelKey: 'company.legal.registrationCourt' },
+  { name: 'managingDirectors', kind: 'list', channelKey: 'company.legal.managingDirectors' },
   { name: 'legalNotice', kind: 'long', channelKey: 'company.legal.legalNotice' },
   { name: 'email', kind: 'email', channelKey: 'company.contact.email' },
   { name: 'phone', kind: 'tel', channelKey: 'company.contact.phone' },
@@ -613,32 +618,46 @@ export const BASIS_COMPANY_FIELDS: readonly {
   { name: 'bankName', kind: 'text', channelKey: 'company.bank.bankName' },
   { name: 'iban', kind: 'text', channelKey: 'company.bank.iban' },
   { name: 'bic', kind: 'text', channelKey: 'company.bank.bic' },
+  { name: 'logoLight', kind: 'url', channelKey: 'company.logos.light' },
+  { name: 'logoDark', kind: 'url', channelKey: 'company.logos.dark' },
 ];
+
+/** A stored basis company value as its field shows it (a list one entry per line). */
+export type BasisCompanyValue = string | readonly string[];
+export function basisCompanyText(value: BasisCompanyValue | undefined): string {
+  return value === undefined ? '' : typeof value === 'string' ? value : value.join('\n');
+}
 
 /**
  * The company identity after a posted basis form: only fields whose value changed since the form
  * was rendered (`was:basis.<name>`) are written over the stored data; an emptied one is removed.
  */
 export function basisCompanyAfter(
-  stored: Record<string, string> | null,
+  stored: Readonly<Record<string, BasisCompanyValue>> | null,
   body: Record<string, unknown>,
-): { data: Record<string, string>; changed: string[] } {
-  const data = { ...(stored ?? {}) };
+): { data: Record<string, BasisCompanyValue>; changed: string[] } {
+  const data: Record<string, BasisCompanyValue> = { ...(stored ?? {}) };
   const changed: string[] = [];
   for (const { name, kind } of BASIS_COMPANY_FIELDS) {
     const was = body[`was:basis.${name}`];
     const posted = body[`basis:${name}`];
     if (typeof was !== 'string' || typeof posted !== 'string') continue;
+    const lines = posted
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
     const text =
       kind === 'long'
         ? posted.replace(/\r\n/g, '\n')
-        : name === 'country'
-          ? posted.trim().toUpperCase()
-          : posted.trim();
+        : kind === 'list'
+          ? lines.join('\n')
+          : name === 'country'
+            ? posted.trim().toUpperCase()
+            : posted.trim();
     if (text === was) continue;
     changed.push(name);
     if (text === '') delete data[name];
-    else data[name] = text;
+    else data[name] = kind === 'list' ? lines : text;
   }
   return { data, changed };
 }

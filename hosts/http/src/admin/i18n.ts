@@ -123,7 +123,7 @@ const en = {
     'The shop’s company identity, printed on documents: every channel inherits it field by field. It is saved on its own.',
   'company.group': '{group, select, name {Name} legal {Legal} contact {Contact} bank {Bank} other {Logos}}',
   'company.field':
-    '{field, select, name {Company name} companyName {Legal company name} legalForm {Legal form} vatId {VAT ID} taxNumber {Tax number} registrationNumber {Registration number} registrationCourt {Registration court} managingDirectors {Managing directors} legalNotice {Legal notice} email {E-mail} phone {Phone} website {Website} address {Address} bankName {Bank name} iban {IBAN} bic {BIC} light {Logo on light background (URL)} dark {Logo on dark background (URL)} street {Street} zipcode {Postcode} city {City} country {Country (ISO code, e.g. DE)} other {{field}}}',
+    '{field, select, name {Company name} companyName {Legal company name} legalForm {Legal form} vatId {VAT ID} taxNumber {Tax number} registrationNumber {Registration number} registrationCourt {Registration court} managingDirectors {Managing directors} legalNotice {Legal notice} email {E-mail} phone {Phone} website {Website} address {Address} bankName {Bank name} iban {IBAN} bic {BIC} light {Logo on light background (URL)} dark {Logo on dark background (URL)} logoLight {Logo on light background (URL)} logoDark {Logo on dark background (URL)} street {Street} zipcode {Postcode} city {City} country {Country (ISO code, e.g. DE)} other {{field}}}',
   'company.listHint': 'One per line.',
   'company.notSet': '(not set)',
   'company.save': 'Save company identity',
@@ -277,7 +277,7 @@ const core = {
     'company.group':
       '{group, select, name {Name} legal {Rechtliches} contact {Kontakt} bank {Bank} other {Logos}}',
     'company.field':
-      '{field, select, name {Firmenname} companyName {Rechtlicher Firmenname} legalForm {Rechtsform} vatId {USt-IdNr.} taxNumber {Steuernummer} registrationNumber {Registernummer} registrationCourt {Registergericht} managingDirectors {Geschäftsführung} legalNotice {Rechtlicher Hinweis} email {E-Mail} phone {Telefon} website {Website} address {Anschrift} bankName {Bank} iban {IBAN} bic {BIC} light {Logo auf hellem Hintergrund (URL)} dark {Logo auf dunklem Hintergrund (URL)} street {Straße} zipcode {Postleitzahl} city {Ort} country {Land (ISO-Code, z. B. DE)} other {{field}}}',
+      '{field, select, name {Firmenname} companyName {Rechtlicher Firmenname} legalForm {Rechtsform} vatId {USt-IdNr.} taxNumber {Steuernummer} registrationNumber {Registernummer} registrationCourt {Registergericht} managingDirectors {Geschäftsführung} legalNotice {Rechtlicher Hinweis} email {E-Mail} phone {Telefon} website {Website} address {Anschrift} bankName {Bank} iban {IBAN} bic {BIC} light {Logo auf hellem Hintergrund (URL)} dark {Logo auf dunklem Hintergrund (URL)} logoLight {Logo auf hellem Hintergrund (URL)} logoDark {Logo auf dunklem Hintergrund (URL)} street {Straße} zipcode {Postleitzahl} city {Ort} country {Land (ISO-Code, z. B. DE)} other {{field}}}',
     'company.listHint': 'Einer pro Zeile.',
     'company.notSet': '(nicht gesetzt)',
     'company.save': 'Firmenangaben speichern',
@@ -414,7 +414,7 @@ const core = {
     'company.group':
       '{group, select, name {Nombre} legal {Datos legales} contact {Contacto} bank {Banco} other {Logotipos}}',
     'company.field':
-      '{field, select, name {Nombre de la empresa} companyName {Razón social} legalForm {Forma jurídica} vatId {NIF-IVA} taxNumber {Número fiscal} registrationNumber {Número de registro} registrationCourt {Registro mercantil} managingDirectors {Administradores} legalNotice {Aviso legal} email {Correo electrónico} phone {Teléfono} website {Sitio web} address {Dirección} bankName {Banco} iban {IBAN} bic {BIC} light {Logo sobre fondo claro (URL)} dark {Logo sobre fondo oscuro (URL)} street {Calle} zipcode {Código postal} city {Ciudad} country {País (código ISO, p. ej. ES)} other {{field}}}',
+      '{field, select, name {Nombre de la empresa} companyName {Razón social} legalForm {Forma jurídica} vatId {NIF-IVA} taxNumber {Número fiscal} registrationNumber {Número de registro} registrationCourt {Registro mercantil} managingDirectors {Administradores} legalNotice {Aviso legal} email {Correo electrónico} phone {Teléfono} website {Sitio web} address {Dirección} bankName {Banco} iban {IBAN} bic {BIC} light {Logo sobre fondo claro (URL)} dark {Logo sobre fondo oscuro (URL)} logoLight {Logo sobre fondo claro (URL)} logoDark {Logo sobre fondo oscuro (URL)} street {Calle} zipcode {Código postal} city {Ciudad} country {País (código ISO, p. ej. ES)} other {{field}}}',
     'company.listHint': 'Uno por línea.',
     'company.notSet': '(sin definir)',
     'company.save': 'Guardar datos de la empresa',
@@ -553,7 +553,7 @@ const core = {
     'company.group':
       '{group, select, name {Nom} legal {Mentions juridiques} contact {Contact} bank {Banque} other {Logos}}',
     'company.field':
-      '{field, select, name {Nom de l’entreprise} companyName {Raison sociale} legalForm {Forme juridique} vatId {Numéro de TVA} taxNumber {Numéro fiscal} registrationNumber {Numéro d’immatriculation} registrationCourt {Greffe} managingDirectors {Dirigeants} legalNotice {Mentions légales} email {E-mail} phone {Téléphone} website {Site web} address {Adresse} bankName {Banque} iban {IBAN} bic {BIC} light {Logo sur fond clair (URL)} dark {Logo sur fond sombre (URL)} street {Rue} zipcode {Code postal} city {Ville} country {Pays (code ISO, p. ex. FR)} other {{field}}}',
+      '{field, select, name {Nom de l’entreprise} companyName {Raison sociale} legalForm {Forme juridique} vatId {Numéro de TVA} taxNumber {Numéro fiscal} registrationNumber {Numéro d’immatriculation} registrationCourt {Greffe} managingDirectors {Dirigeants} legalNotice {Mentions légales} email {E-mail} phone {Téléphone} website {Site web} address {Adresse} bankName {Banque} iban {IBAN} bic {BIC} light {Logo sur fond clair (URL)} dark {Logo sur fond sombre (URL)} logoLight {Logo sur fond clair (URL)} logoDark {Logo sur fond sombre (URL)} street {Rue} zipcode {Code postal} city {Ville} country {Pays (code ISO, p. ex. FR)} other {{field}}}',
     'company.listHint': 'Un par ligne.',
     'company.notSet': '(non défini)',
     'company.save': 'Enregistrer l’identité de l’entreprise',

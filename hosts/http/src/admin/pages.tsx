@@ -2,6 +2,8 @@
 import {
   ADDRESS_PARTS,
   BASIS_COMPANY_FIELDS,
+  type BasisCompanyValue,
+  basisCompanyText,
   COMPANY_GROUPS,
   type CompanyField,
   type CompanyKind,
@@ -920,7 +922,7 @@ function CompanyOverrides({
 
 /** The shop's company identity (`company.get`), the basis every channel inherits; edited on the main channel. */
 export interface CompanyBasis {
-  readonly data: Readonly<Record<string, string>> | null;
+  readonly data: Readonly<Record<string, BasisCompanyValue>> | null;
   readonly revision: number;
   readonly editable: boolean;
   readonly entered?: ReadonlyMap<string, string> | undefined;
@@ -942,7 +944,7 @@ function CompanyBasisForm({
   const fields = BASIS_COMPANY_FIELDS.map((field) => {
     const errorId = errorIdOf(company.errors, `basis.${field.name}`);
     const id = `f-basis-${field.name}`;
-    const stored = company.data?.[field.name] ?? '';
+    const stored = basisCompanyText(company.data?.[field.name]);
     const label = companyLabel(page, field.name);
     if (!company.editable) {
       return (

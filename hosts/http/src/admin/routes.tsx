@@ -19,6 +19,7 @@ import type { JSX } from 'hono/jsx/jsx-runtime';
 import { ADMIN_AREAS } from './areas.ts';
 import { ADMIN_ASSETS, ASSET_CACHE } from './assets.ts';
 import {
+  type BasisCompanyValue,
   type BasisCountries,
   basisCompanyAfter,
   type ChannelRead,
@@ -124,7 +125,7 @@ function fieldOfPointer(pointer: string): string | undefined {
     const key = `company.${pointer.slice('/overrides/company/'.length).replaceAll('/', '.')}`;
     return COMPANY_FIELDS.find((field) => key === field.key || key.startsWith(`${field.key}.`))?.key;
   }
-  const basis = /^\/data\/([A-Za-z]+)$/.exec(pointer);
+  const basis = /^\/data\/([A-Za-z]+)(?:\/|$)/.exec(pointer);
   return basis ? `basis.${basis[1]}` : undefined;
 }
 
@@ -521,7 +522,7 @@ export function mountAdmin(
     if (!read.value.isMain) return notFound(c, context);
     const stored = await act(services, session, 'company.get', {});
     if (!stored.ok) return problemOfResult(c, context, stored);
-    const { data } = stored.value as { data: Record<string, string> | null };
+    const { data } = stored.value as { data: Record<string, BasisCompanyValue> | null };
     const revision = Number(form.companyRevision);
     const after = basisCompanyAfter(data, form);
     const back = `/admin/settings/channels/${channelId}`;
@@ -633,7 +634,7 @@ export function mountAdmin(
         companyBasis={
           company?.ok
             ? {
-                ...(company.value as { data: Record<string, string> | null; revision: number }),
+                ...(company.value as { data: Record<string, BasisCompanyValue> | null; revision: number }),
                 editable,
                 ...extra.company,
               }

@@ -94,11 +94,41 @@ const Rate = v.pipe(
   v.minValue(0),
   v.maxValue(10_000),
 );
-const CompanyValue = v.union([
-  Text,
-  v.pipe(v.array(v.pipe(v.string(), v.maxLength(200))), v.maxLength(20)),
-  v.record(v.string(), Text),
-]);
+/** One company value: a text, or nothing (null: removed in this channel). */
+const CompanyText = v.optional(Text);
+const Company = v.object({
+  name: CompanyText,
+  legal: v.optional(
+    v.object({
+      companyName: CompanyText,
+      legalForm: CompanyText,
+      vatId: CompanyText,
+      taxNumber: CompanyText,
+      registrationNumber: CompanyText,
+      registrationCourt: CompanyText,
+      managingDirectors: v.optional(
+        v.nullable(
+          v.pipe(
+            v.array(v.pipe(v.string(), v.maxLength(200, 'at most 200 characters a name'))),
+            v.maxLength(20, 'at most 20 managing directors'),
+          ),
+        ),
+      ),
+      legalNotice: CompanyText,
+    }),
+  ),
+  contact: v.optional(
+    v.object({
+      email: CompanyText,
+      phone: CompanyText,
+      website: CompanyText,
+      // The address is one value (a street without its city means nothing).
+      address: v.optional(v.nullable(v.record(v.string(), Text))),
+    }),
+  ),
+  bank: v.optional(v.object({ bankName: CompanyText, iban: CompanyText, bic: CompanyText })),
+  logos: v.optional(v.object({ light: CompanyText, dark: CompanyText })),
+});
 const Postcode = v.variant('kind', [
   v.strictObject({ kind: v.literal('single'), value: v.pipe(v.string(), v.minLength(1), v.maxLength(20)) }),
   v.strictObject({
@@ -123,7 +153,7 @@ const Postcode = v.variant('kind', [
  * what the values are, so an override can never make the effective settings ill-typed.
  */
 const EffectiveValues = v.object({
-  company: v.nullable(v.record(v.string(), v.union([CompanyValue, v.record(v.string(), CompanyValue)]))),
+  company: v.nullable(Company),
   deliveryCountries: v.nullable(v.pipe(v.array(CountryCode), v.maxLength(250))),
   shippingMethods: v.record(
     v.string(),

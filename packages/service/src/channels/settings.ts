@@ -11,6 +11,7 @@ import {
 } from '@cartwright/repository';
 import {
   CHANNEL_SETTINGS_SHAPE,
+  type Json,
   type JsonObject,
   type ProvenanceMap,
   type ResolvedSettings,
@@ -48,21 +49,40 @@ const byKey = <T, V>(rows: readonly T[], key: (row: T) => string, value: (row: T
   Object.fromEntries(rows.map((row) => [key(row), value(row)]));
 
 /** The company identity as the settings shape structures it (stored flat). */
-function companyDocument(data: Record<string, string | null | undefined> | null): JsonObject {
+function companyDocument(
+  data: Record<string, string | readonly string[] | null | undefined> | null,
+): JsonObject {
   if (data === null) return {};
   const pick = (...fields: string[]) =>
     Object.fromEntries(
-      fields.flatMap((field) => (typeof data[field] === 'string' ? [[field, data[field]]] : [])),
+      fields.flatMap((field) => {
+        const value = data[field];
+        return typeof value === 'string' || Array.isArray(value) ? [[field, value as Json]] : [];
+      }),
     );
   const address = pick('street', 'zipcode', 'city', 'country');
+  const logos = pick('logoLight', 'logoDark');
   return {
-    name: data.name ?? null,
-    legal: pick('vatId', 'taxNumber', 'legalNotice'),
+    name: (data.name as string | undefined) ?? null,
+    legal: pick(
+      'companyName',
+      'legalForm',
+      'vatId',
+      'taxNumber',
+      'registrationNumber',
+      'registrationCourt',
+      'managingDirectors',
+      'legalNotice',
+    ),
     contact: {
       ...pick('email', 'phone', 'website'),
       ...(Object.keys(address).length > 0 ? { address } : {}),
     },
     bank: pick('bankName', 'iban', 'bic'),
+    logos: {
+      ...(logos.logoLight !== undefined ? { light: logos.logoLight } : {}),
+      ...(logos.logoDark !== undefined ? { dark: logos.logoDark } : {}),
+    },
   };
 }
 
@@ -117,7 +137,9 @@ async function readSettingsBasis(tx: Executor, tenantId: string): Promise<JsonOb
     findCompanyIdentity(tx, tenantId),
   ]);
   return {
-    company: companyDocument((company?.data ?? null) as Record<string, string | null> | null),
+    company: companyDocument(
+      (company?.data ?? null) as Record<string, string | readonly string[] | null> | null,
+    ),
     deliveryCountries: countries.filter((row) => row.active).map((row) => row.code),
     shippingMethods: byKey(
       shipping,

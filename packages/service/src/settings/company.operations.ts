@@ -23,8 +23,16 @@ export const CompanyIdentity = v.strictObject({
       v.regex(/^[A-Z]{2}$/, 'expected an ISO 3166-1 alpha-2 code such as DE'),
     ),
   ),
+  /** The legal name when it differs from `name` (the name shown). */
+  companyName: Text(200),
+  legalForm: Text(100),
   vatId: Text(50),
   taxNumber: Text(50),
+  registrationNumber: Text(100),
+  registrationCourt: Text(200),
+  managingDirectors: v.optional(
+    v.pipe(v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))), v.maxLength(20)),
+  ),
   email: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200), v.email('expected an email address'))),
   phone: Text(50),
   website: Text(200),
@@ -32,6 +40,9 @@ export const CompanyIdentity = v.strictObject({
   iban: Text(50),
   bic: Text(20),
   legalNotice: Text(2000),
+  /** Logo URLs for light and dark backgrounds. */
+  logoLight: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(2000), v.url('expected an absolute URL'))),
+  logoDark: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(2000), v.url('expected an absolute URL'))),
 });
 export type CompanyIdentity = v.InferOutput<typeof CompanyIdentity>;
 
