@@ -210,8 +210,7 @@ describe.skipIf(browserSkipped)('the admin intelligence and apps areas in chromi
         });
         await again.locator('form.publish input[type="checkbox"]').check();
         await again.locator('form.publish button[type="submit"]').click();
-        await page.waitForSelector('[role="status"]');
-        expect(await page.textContent('[role="status"]')).toContain(TEXT[locale].published);
+        await page.locator('[role="status"]', { hasText: TEXT[locale].published }).waitFor();
         expect((await pairOf(a, b)).status).toBe('published');
         await ui.shot(page, `apps-${locale}-02-pair-published`);
 
@@ -219,7 +218,8 @@ describe.skipIf(browserSkipped)('the admin intelligence and apps areas in chromi
         const card = page.locator('article', { hasText: `Recommend C with A (${locale})` });
         expect(await card.locator('ol li').textContent()).toContain(`A-${locale} tea + C-${locale} tea`);
         await card.locator('form[action$="/approve"] button').click();
-        await page.waitForSelector('[role="status"]');
+        // The page before the click has a status too (the publish): wait for this answer's.
+        await page.locator('[role="status"]', { hasText: TEXT[locale].approved }).waitFor();
         expect(await page.textContent('[role="status"]')).toBe(TEXT[locale].approved);
         expect((await pairOf(a, c)).status).toBe('published');
         expect(ok(await staff('GET', `/api/intelligence/proposals/${approvable.id}`)).status).toBe(
@@ -229,8 +229,7 @@ describe.skipIf(browserSkipped)('the admin intelligence and apps areas in chromi
         // The stale one: approving it applies nothing and says why.
         const staleCard = page.locator('article', { hasText: `Recommend C with B (${locale})` });
         await staleCard.locator('form[action$="/approve"] button').click();
-        await page.waitForSelector('[role="alert"]');
-        expect(await page.textContent('[role="alert"]')).toContain(TEXT[locale].stale);
+        await page.locator('[role="alert"]', { hasText: TEXT[locale].stale }).waitFor();
         expect((await pairOf(b, c)).status).toBe('dismissed');
         expect(ok(await staff('GET', `/api/intelligence/proposals/${staleOne.id}`)).status).toBe('stale');
         await ui.shot(page, `apps-${locale}-03-proposal-stale`);

@@ -39,6 +39,12 @@ export interface AdminBrowser {
   shot(page: Page, name: string): Promise<void>;
   /** axe-core's serious and critical violations of the page, as `id (impact)`. */
   seriousViolations(page: Page): Promise<string[]>;
+  /**
+   * Runs `action` (a click or key press that posts a form or follows a link) and waits until the
+   * page it causes has replaced the current one, so a message the old page showed is never read
+   * as the answer (htmx swaps the body in place: the URL alone does not tell).
+   */
+  answer(page: Page, action: () => Promise<unknown>): Promise<void>;
   /** Signs in with a personal token from the sign-in page and waits for the overview. */
   signIn(page: Page, token: string): Promise<void>;
   close(): Promise<void>;
@@ -95,6 +101,14 @@ export async function launchAdminBrowser(services: Services): Promise<AdminBrows
       return violations
         .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
         .map((violation) => `${violation.id} (${violation.impact})`);
+    },
+    async answer(page, action) {
+      // Over the DevTools protocol, like axe: the page's CSP admits no inline script.
+      await page.evaluate(
+        "document.body.append(Object.assign(document.createElement('i'), { id: 'cw-before-answer', hidden: true }))",
+      );
+      await action();
+      await page.waitForSelector('#cw-before-answer', { state: 'detached' });
     },
     async signIn(page, token) {
       await page.goto(`${base}/`);

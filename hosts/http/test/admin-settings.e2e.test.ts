@@ -96,7 +96,7 @@ describe.skipIf(browserSkipped)('the channel settings in chromium', () => {
         await page.fill('#f-domain-0-url', `https://outlet-${locale}.example`);
         await page.selectOption('#f-domain-0-language', 'de');
         await page.selectOption('#f-domain-0-currency', 'EUR');
-        await page.click(SAVE);
+        await ui.answer(page, () => page.click(SAVE));
         await page.waitForSelector('[role="status"]');
         const renamed = await readChannel(id);
         expect(renamed.channel.name).toEqual({ [locale]: `Outlet ${locale} B2B` });
@@ -113,7 +113,7 @@ describe.skipIf(browserSkipped)('the channel settings in chromium', () => {
         expect(await vat.locator('.badge.inherited').textContent()).toBe(TEXT[locale].inherited);
         expect(await page.inputValue('#f-company-legal-vatId')).toBe('DE123456789');
         await page.fill('#f-company-legal-vatId', 'ATU12345678');
-        await page.click(SAVE);
+        await ui.answer(page, () => page.click(SAVE));
         await page.waitForSelector('[role="status"]');
         expect((await readChannel(id)).overrides).toEqual({ company: { legal: { vatId: 'ATU12345678' } } });
         expect(await vat.locator('.badge.overridden').textContent()).toBe(TEXT[locale].overridden);
@@ -122,7 +122,7 @@ describe.skipIf(browserSkipped)('the channel settings in chromium', () => {
         expect(await ui.seriousViolations(page)).toEqual([]);
 
         // Reset it to inherited: the override goes.
-        await vat.locator('button[name="reset"]').click();
+        await ui.answer(page, () => vat.locator('button[name="reset"]').click());
         await page.waitForSelector('[role="status"]');
         expect((await readChannel(id)).overrides).toEqual({});
         expect(await page.inputValue('#f-company-legal-vatId')).toBe('DE123456789');
@@ -130,7 +130,7 @@ describe.skipIf(browserSkipped)('the channel settings in chromium', () => {
 
         // Remove the domain.
         await page.check('#f-domain-0-remove');
-        await page.click(SAVE);
+        await ui.answer(page, () => page.click(SAVE));
         await page.waitForSelector('[role="status"]');
         expect((await readChannel(id)).channel.domains).toEqual([]);
 

@@ -153,7 +153,7 @@ describe.skipIf(browserSkipped)('the admin UI in chromium', () => {
         const newName = locale === 'en' ? 'Paketdienst (EN)' : 'Paketdienst';
         // Keyboard only: Enter in the field saves (the reset buttons belong to another form).
         await page.fill(nameField, newName);
-        await page.press(nameField, 'Enter');
+        await ui.answer(page, () => page.press(nameField, 'Enter'));
         await page.waitForSelector('[role="status"]');
         expect(await page.textContent('[role="status"]')).toContain(TEXT[locale].saved);
         expect(await page.inputValue(nameField)).toBe(newName);
@@ -169,7 +169,7 @@ describe.skipIf(browserSkipped)('the admin UI in chromium', () => {
         // Someone else saves meanwhile: this page's save is stale and shows what changed.
         await saveOverrides({ shippingMethods: { [parcel]: { texts: { name: 'Paket (anderswo)' } } } });
         await page.fill(nameField, 'Mein Paket');
-        await page.click(SAVE);
+        await ui.answer(page, () => page.click(SAVE));
         await page.waitForSelector('[role="alert"]');
         const alert = (await page.textContent('[role="alert"]')) ?? '';
         expect(alert).toContain(TEXT[locale].stale);
@@ -181,7 +181,7 @@ describe.skipIf(browserSkipped)('the admin UI in chromium', () => {
         await ui.shot(page, `${locale}-06-stale`);
         expect(await ui.seriousViolations(page)).toEqual([]);
         // Saving again (now at the current revisions) applies it.
-        await page.click(SAVE);
+        await ui.answer(page, () => page.click(SAVE));
         await page.waitForSelector('[role="status"]');
         expect((await readChannel('de')).effective.shippingMethods[parcel]!.name).toBe('Mein Paket');
 
