@@ -143,7 +143,7 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
 
         // A delay node: 1 second, its edge pointing to a node that does not exist.
         await page.selectOption('#flow-add-kind', 'delay');
-        await page.click('button[name="op"][value="add"]');
+        await ui.answer(page, () => page.click('button[name="op"][value="add"]'));
         await page.waitForSelector('#node-1');
         await page.fill('#n-1-amount', '1');
         await page.selectOption('#n-1-unit', 'seconds');
@@ -151,7 +151,7 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
         await page.fill('#flow-entry', 'delay-1');
         // A note action, which nothing leads to yet.
         await page.selectOption('#flow-add-kind', 'action');
-        await page.click('button[name="op"][value="add"]');
+        await ui.answer(page, () => page.click('button[name="op"][value="add"]'));
         await page.waitForSelector('#node-2');
         expect(await page.inputValue('#n-2-action')).toBe('note');
         // Its text is a typed input labelled in the UI language, left empty for now.
@@ -159,7 +159,7 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
         expect(await page.locator('#node-2 textarea[name="n-2-config"]').count()).toBe(0);
         await page.fill('#n-2-next', 'end');
 
-        await page.click('button[name="op"][value="check"]');
+        await ui.answer(page, () => page.click('button[name="op"][value="check"]'));
         // The dangling edge is pinned to the delay node, the unreachable node to itself: in the
         // node's fieldset and in the drawn graph, before anything is saved.
         await page.waitForSelector('#node-1 .message.error');
@@ -179,7 +179,7 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
 
         // Saving anyway is refused before the operation is called: nothing is stored.
         const flowId = (await page.getAttribute('form.flow-editor', 'action'))!.split('/').at(-1)!;
-        await page.click('button[name="op"][value="save"]');
+        await ui.answer(page, () => page.click('button[name="op"][value="save"]'));
         await page.waitForSelector('#node-1 .message.error');
         expect(await storedFlow(flowId)).toBeUndefined();
 
@@ -189,11 +189,11 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
         await page.fill('#n-2-c0', `Checked by the ${locale} flow`);
         await page.fill('#n-2-next', 'action-2');
         await page.selectOption('#flow-add-kind', 'action');
-        await page.click('button[name="op"][value="add"]');
+        await ui.answer(page, () => page.click('button[name="op"][value="add"]'));
         await page.waitForSelector('#node-3');
         await page.selectOption('#n-3-action', 'action.add.order.tag');
         await page.fill('#n-3-next', 'end');
-        await page.click('button[name="op"][value="check"]');
+        await ui.answer(page, () => page.click('button[name="op"][value="check"]'));
         // (the page before the Check already had an n-3-c0: the new action's note text)
         await page.locator('label[for="n-3-c0"]', { hasText: 'Tags' }).waitFor();
         expect(await page.getAttribute('#n-3-c0', 'aria-invalid')).toBe('true');
@@ -204,11 +204,11 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
         await ui.shot(page, `flows-${locale}-02b-typed-config`);
         expect(await ui.seriousViolations(page)).toEqual([]);
         await page.fill('#n-3-c0', `vip\nflow-${locale}`);
-        await page.click('button[name="op"][value="check"]');
+        await ui.answer(page, () => page.click('button[name="op"][value="check"]'));
         await page.getByText(TEXT[locale].valid).waitFor();
         expect(await page.locator('.message.error').count()).toBe(0);
         await ui.shot(page, `flows-${locale}-03-valid`);
-        await page.click('button[name="op"][value="save"]');
+        await ui.answer(page, () => page.click('button[name="op"][value="save"]'));
         await page.getByText(TEXT[locale].saved).waitFor();
         await ui.shot(page, `flows-${locale}-04-saved`);
         expect(await ui.seriousViolations(page)).toEqual([]);
@@ -254,7 +254,7 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
             })
           ).status,
         ).toBe(200);
-        await page.click('button[name="op"][value="save"]');
+        await ui.answer(page, () => page.click('button[name="op"][value="save"]'));
         await page.locator('.message.warning').waitFor();
         expect(await page.textContent('.message.warning')).toContain('2');
         await ui.shot(page, `flows-${locale}-04b-stale`);
