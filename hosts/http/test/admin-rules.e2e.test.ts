@@ -5,9 +5,10 @@ import { createHarness, type Harness } from './harness.ts';
 
 // The rule builder (admin/rules, decision 0047) walked in chromium in English and German: a rule
 // built from the catalog (an OR container with a cart amount and a customer group), saved, listed,
-// previewed against a cart chosen from the shop's open carts (`carts.list`) with its trace drawn,
-// the preview following the cart; a visitor's context token still previews a cart; a stale save
-// and the API's pointer errors shown; a reader sees no edit control, chooses a cart too, and the
+// previewed against a test cart composed in the page (built through the storefront operations,
+// previewed by its context token) with its trace drawn, the trace flipping when the quantity
+// changes on the same cart; a visitor's context token still previews a cart; a stale save and the
+// API's pointer errors shown; a reader sees no edit control, composes a test cart too, and the
 // replayed save is refused.
 
 let h: Harness;
@@ -27,23 +28,16 @@ interface StoredRule {
   data: { name: Record<string, string>; condition: unknown };
 }
 
-/** The id of the open cart a visitor's context token names. */
-async function cartIdOf(visitor: string): Promise<string> {
+/** The lines of the storefront cart a context token names. */
+async function storeLines(token: string) {
   const cart = await h.call('GET', '/store-api/cart', {
-    headers: { 'x-channel-key': channelKey, 'x-context-token': visitor },
+    headers: { 'x-channel-key': channelKey, 'x-context-token': token },
   });
   expect(cart.status).toBe(200);
-  return cart.body.id as string;
-}
-
-/** The e-mail `carts.list` shows for a cart. */
-async function emailOfCart(cartId: string): Promise<string> {
-  const listed = await staff('GET', '/api/carts?limit=100');
-  expect(listed.status).toBe(200);
-  const cart = (listed.body.items as { id: string; customerEmail: string | null }[]).find(
-    (item) => item.id === cartId,
-  );
-  return cart!.customerEmail!;
+  return (cart.body.lines as { productId: string; quantity: number }[]).map((line) => [
+    line.productId,
+    line.quantity,
+  ]);
 }
 
 async function rulesOfShop(): Promise<StoredRule[]> {
@@ -59,7 +53,7 @@ const TEXT = {
     matches: 'The cart matches this condition.',
     misses: 'The cart does not match this condition.',
     saved: 'saved',
-    line: '1 line',
+    built: 'Test cart: 1 line, 3 items,',
     stale: 'Someone else saved this rule first',
     readOnly: 'You can read this rule but not change it.',
     disabled: 'not available',
@@ -70,7 +64,7 @@ const TEXT = {
     matches: 'Der Warenkorb erfüllt diese Bedingung.',
     misses: 'Der Warenkorb erfüllt diese Bedingung nicht.',
     saved: 'gespeichert',
-    line: '1 Position',
+    built: 'Testwarenkorb: 1 Position, 3 Artikel,',
     stale: 'Jemand anderes hat diese Regel zuerst gespeichert',
     readOnly: 'Sie können diese Regel lesen, aber nicht ändern.',
     disabled: 'nicht verfügbar',
@@ -157,28 +151,23 @@ describe.skipIf(browserSkipped)('the rule builder in chromium', () => {
           ],
         });
 
-        // Preview against a visitor's cart chosen from the list (one tea: 10.00), then after the
-        // cart changed (three). Another cart changed later, so the chosen one is not the first.
-        const visitor = await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]);
-        const cartId = await cartIdOf(visitor);
-        await h.visitorWithCart(channelKey, [{ productId, quantity: 5 }]);
+        // Preview against a test cart composed in the page (one tea: 10.00), then with three:
+        // the page builds it through the storefront operations and keeps its context token.
         await page.click(`a[href="/admin/rules/${rule.id}"]`);
-        await page.waitForSelector('#preview-cart');
-        const option = page.locator(`#preview-cart option[value="${cartId}"]`);
+        await page.waitForSelector('#tc-channel');
         const money = (amount: number) =>
           new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(amount);
-        const label = await option.textContent();
-        expect(label).toContain(await emailOfCart(cartId));
-        expect(label).toContain(text.line);
-        expect(label).toContain(money(10));
-        expect(await page.locator('#preview-cart option').first().getAttribute('value')).not.toBe(cartId);
-        // The token is an alternative, folded away while a cart can be chosen.
+        // The token is an alternative, folded away below the composer.
         expect(await page.locator('#context-token').isVisible()).toBe(false);
-        await page.selectOption('#preview-cart', cartId);
+        await page.selectOption('#tc-product-0', productId);
+        await page.fill('#tc-quantity-0', '1');
         await page.click('button[name="op"][value="preview"]');
         await page.waitForSelector('[data-result]');
         expect(await page.getAttribute('[data-result]', 'data-result')).toBe('false');
         expect(await page.textContent('[data-result]')).toBe(text.misses);
+        const testToken = await page.inputValue('input[name="tc:token"]');
+        expect(await storeLines(testToken)).toEqual([[productId, 1]]);
+        expect(await page.textContent('.test-cart-summary')).toContain(money(10));
         const traceOf = (pointer: string) =>
           page.getAttribute(`li[data-pointer="${pointer}"] > .node-head [data-trace]`, 'data-trace');
         expect(await traceOf('')).toBe('false');
@@ -187,22 +176,32 @@ describe.skipIf(browserSkipped)('the rule builder in chromium', () => {
         await ui.shot(page, `rules-${locale}-05-preview-false`);
         expect(await ui.seriousViolations(page)).toEqual([]);
 
-        const grown = await h.call('POST', '/store-api/cart/lines', {
-          headers: { 'x-channel-key': channelKey, 'x-context-token': visitor },
-          body: { productId, quantity: 2 },
-        });
-        expect(grown.status).toBe(200);
+        // Three teas on the same cart (the same token): the trace flips.
+        await page.fill('#tc-quantity-0', '3');
         await page.click('button[name="op"][value="preview"]');
         await page.waitForSelector('[data-result="true"]');
         expect(await page.textContent('[data-result]')).toBe(text.matches);
-        // The chosen cart stays chosen and shows its new total.
-        expect(await page.inputValue('#preview-cart')).toBe(cartId);
-        expect(await option.textContent()).toContain(money(30));
+        expect(await page.inputValue('input[name="tc:token"]')).toBe(testToken);
+        expect(await storeLines(testToken)).toEqual([[productId, 3]]);
+        expect(await page.textContent('.test-cart-summary')).toContain(text.built);
+        expect(await page.textContent('.test-cart-summary')).toContain(money(30));
+        expect(await page.inputValue('#tc-product-0')).toBe(productId);
         expect(await traceOf('')).toBe('true');
         expect(await traceOf('/children/0')).toBe('true');
         expect(await traceOf('/children/0/children/0')).toBe('true');
         expect(await traceOf('/children/0/children/1')).toBe('false');
         await ui.shot(page, `rules-${locale}-06-preview-true`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+
+        // A quantity the page cannot read is pinned to its field; the cart stays as it was.
+        await page.fill('#tc-quantity-0', 'x');
+        await page.click('button[name="op"][value="preview"]');
+        await page.waitForSelector('#tc-quantity-0-error');
+        expect(await page.getAttribute('#tc-quantity-0', 'aria-invalid')).toBe('true');
+        expect(await storeLines(testToken)).toEqual([[productId, 3]]);
+        await ui.shot(page, `rules-${locale}-06b-bad-quantity`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+        await page.fill('#tc-quantity-0', '3');
 
         // Someone else saves meanwhile: this page's save is stale, says so and keeps the entries.
         const other = await staff('PUT', `/api/automation/rules/${rule.id}`, {
@@ -211,7 +210,7 @@ describe.skipIf(browserSkipped)('the rule builder in chromium', () => {
         });
         expect(other.status).toBe(200);
         await page.fill('#n-children-0-children-0--amount', '99');
-        await page.click('button[name="op"][value="save"]');
+        await ui.answer(page, () => page.click('button[name="op"][value="save"]'));
         await page.waitForSelector('[role="alert"]');
         expect(await page.textContent('[role="alert"]')).toContain(text.stale);
         expect(await page.inputValue('#n-children-0-children-0--amount')).toBe('99');
@@ -281,7 +280,7 @@ describe.skipIf(browserSkipped)('the rule builder in chromium', () => {
         await page.click(`a[href="/admin/rules/${rule.id}"]`);
         await page.click('.preview details summary');
         await page.fill('#context-token', await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]));
-        await page.click('button[name="op"][value="preview"]');
+        await page.click('button[name="op"][value="previewToken"]');
         await page.waitForSelector('[data-result="false"]');
         const traceOf = (pointer: string) =>
           page.getAttribute(`li[data-pointer="${pointer}"] > .node-head [data-trace]`, 'data-trace');
@@ -314,7 +313,7 @@ describe.skipIf(browserSkipped)('the rule builder in chromium', () => {
         await page.waitForSelector(`a[href="/admin/rules/${id}"]`);
         expect(await page.locator('a[href="/admin/rules/new"]').count()).toBe(0);
         await page.click(`a[href="/admin/rules/${id}"]`);
-        await page.waitForSelector('#preview-cart');
+        await page.waitForSelector('#tc-channel');
         expect(await page.textContent('main')).toContain(text.readOnly);
         expect(await page.locator('form.rule-editor').count()).toBe(0);
         expect(
@@ -322,10 +321,10 @@ describe.skipIf(browserSkipped)('the rule builder in chromium', () => {
         ).toBe(0);
         // The amount shows as text.
         expect(await page.textContent('li[data-pointer="/children/0"] [data-param="amount"]')).toContain('5');
-        // A reader (who reads orders, so lists carts) may still preview the saved rule against a cart.
-        const visitor = await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]);
-        await page.reload();
-        await page.selectOption('#preview-cart', await cartIdOf(visitor));
+        // A reader may still preview the saved rule with a test cart: the storefront operations
+        // that build it need no staff permission.
+        await page.selectOption('#tc-product-0', productId);
+        await page.fill('#tc-quantity-0', '1');
         await page.click('button[name="op"][value="preview"]');
         await page.waitForSelector('[data-result="true"]');
         await ui.shot(page, `rules-${locale}-08-reader`);

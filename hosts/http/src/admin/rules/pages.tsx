@@ -12,6 +12,14 @@ import {
   type TreeNode,
   takesChildren,
 } from './rule-form.ts';
+import {
+  type Choice,
+  lineField,
+  TEST_CART_LINES,
+  type TestCartChoices,
+  type TestCartForm,
+  type TestCartSummary,
+} from './test-cart.ts';
 
 /** A saved rule as the list and the reference choices show it. */
 export interface RuleSummary {
@@ -19,16 +27,6 @@ export interface RuleSummary {
   readonly name: string;
   readonly active: boolean;
   readonly revision: number;
-  readonly updatedAt: string;
-}
-
-/** An open cart the preview may run against, as `carts.list` answers it. */
-export interface CartChoice {
-  readonly id: string;
-  readonly customerEmail: string | null;
-  readonly lineCount: number;
-  readonly itemTotal: number | null;
-  readonly currency: string;
   readonly updatedAt: string;
 }
 
@@ -107,10 +105,14 @@ export interface EditorState {
   readonly canWrite: boolean;
   readonly errors: ReadonlyMap<string | null, readonly NodeError[]>;
   readonly notice?: Notice | undefined;
-  /** The shop's recent open carts; null when the caller may not list carts (no `orders.read`). */
-  readonly carts: readonly CartChoice[] | null;
-  /** The chosen cart's id ('' before anything is chosen: the newest is preselected). */
-  readonly cartId: string;
+  /** The test cart composer: its fields, what it offers, the cart built or the refusal. */
+  readonly testCart: {
+    readonly form: TestCartForm;
+    readonly choices: TestCartChoices;
+    readonly summary?: TestCartSummary | undefined;
+    readonly issue?: { readonly field: string; readonly text: string } | undefined;
+  };
+  /** A storefront visitor's cart context token, pasted in. */
   readonly token: string;
   readonly preview?: { readonly result: boolean; readonly marks: ReadonlyMap<string, TraceMark> } | undefined;
 }
@@ -454,68 +456,179 @@ function NodeView({
   );
 }
 
-function cartLabel(page: PageContext, cart: CartChoice): string {
+/** A select of the composer; its refusal, if any, pinned below it. */
+function ChoiceField({
+  state,
+  id,
+  name,
+  label,
+  choices,
+  value,
+  empty,
+}: {
+  state: EditorState;
+  id: string;
+  name: string;
+  label: string;
+  choices: readonly Choice[];
+  value: string;
+  empty?: string;
+}) {
+  const issue = state.testCart.issue?.field === id ? state.testCart.issue.text : null;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select
+        id={id}
+        name={name}
+        aria-describedby={issue ? `${id}-error` : undefined}
+        aria-invalid={issue ? 'true' : undefined}
+      >
+        {empty === undefined ? null : <option value="">{empty}</option>}
+        {choices.map((choice) => (
+          <option value={choice.id} selected={choice.id === value}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+      {issue ? <IssueText id={`${id}-error`} text={issue} /> : null}
+    </div>
+  );
+}
+
+function IssueText({ id, text }: { id: string; text: string }) {
+  return (
+    <ul class="node-errors" id={id}>
+      <li>{text}</li>
+    </ul>
+  );
+}
+
+/**
+ * The test cart composer: a sales channel, a few product lines with quantities, and optionally
+ * the shipping and payment method; the route builds it through the storefront operations.
+ */
+function TestCartFields({ page, state }: { page: PageContext; state: EditorState }) {
   const { t } = page;
-  return t.t('rules.cartOption', {
-    customer: cart.customerEmail ?? t.t('rules.guest'),
-    lines: cart.lineCount,
-    total: cart.itemTotal === null ? t.t('rules.noTotal') : t.money(cart.itemTotal, cart.currency),
-    updated: t.date(cart.updatedAt),
-  });
+  const { form, choices, summary, issue } = state.testCart;
+  return (
+    <fieldset class="test-cart" aria-describedby="tc-intro">
+      <legend>{t.t('rules.testCart.heading')}</legend>
+      <p class="hint" id="tc-intro">
+        {t.t('rules.testCart.intro')}
+      </p>
+      {/* The test cart's context token: the merchant's own cart, carried from post to post. */}
+      <input type="hidden" name="tc:token" value={form.token} />
+      <ChoiceField
+        state={state}
+        id="tc-channel"
+        name="tc:channel"
+        label={t.t('rules.testCart.channel')}
+        choices={choices.channels}
+        value={form.channelId}
+      />
+      <div class="field-row">
+        <label for="tc-search">{t.t('rules.testCart.search')}</label>
+        <input id="tc-search" name="tc:search" type="search" value={form.search} maxlength={200} />
+        <button type="submit" name="op" value="tcSearch" class="secondary">
+          {t.t('rules.testCart.searchButton')}
+        </button>
+      </div>
+      {choices.products.length === 0 ? <p class="hint">{t.t('rules.testCart.noProducts')}</p> : null}
+      {Array.from({ length: TEST_CART_LINES }, (_, index) => {
+        const line = form.lines[index] ?? { productId: '', quantity: '1' };
+        const quantityId = lineField(index, 'quantity');
+        const quantityIssue = issue?.field === quantityId ? issue.text : null;
+        return (
+          <div class="field-row test-cart-line" data-line={String(index + 1)}>
+            <ChoiceField
+              state={state}
+              id={lineField(index, 'product')}
+              name={`tc:product:${index}`}
+              label={t.t('rules.testCart.product', { line: index + 1 })}
+              choices={choices.products}
+              value={line.productId}
+              empty={t.t('rules.testCart.none')}
+            />
+            <div class="field">
+              <label for={quantityId}>{t.t('rules.testCart.quantity', { line: index + 1 })}</label>
+              <input
+                id={quantityId}
+                name={`tc:quantity:${index}`}
+                type="text"
+                inputmode="numeric"
+                size={5}
+                value={line.quantity}
+                aria-describedby={quantityIssue ? `${quantityId}-error` : undefined}
+                aria-invalid={quantityIssue ? 'true' : undefined}
+              />
+              {quantityIssue ? <IssueText id={`${quantityId}-error`} text={quantityIssue} /> : null}
+            </div>
+          </div>
+        );
+      })}
+      <ChoiceField
+        state={state}
+        id="tc-shipping"
+        name="tc:shipping"
+        label={t.t('rules.testCart.shipping')}
+        choices={choices.shippingMethods}
+        value={form.shippingMethodId}
+        empty={t.t('rules.testCart.notChosen')}
+      />
+      <ChoiceField
+        state={state}
+        id="tc-payment"
+        name="tc:payment"
+        label={t.t('rules.testCart.payment')}
+        choices={choices.paymentMethods}
+        value={form.paymentMethodId}
+        empty={t.t('rules.testCart.notChosen')}
+      />
+      <button type="submit" name="op" value="preview" class="secondary">
+        {t.t('rules.testCart.preview')}
+      </button>
+      {summary ? (
+        <p class="test-cart-summary" data-test-cart-lines={String(summary.lineCount)}>
+          {t.t('rules.testCart.built', {
+            lines: summary.lineCount,
+            quantity: summary.quantity,
+            total: t.money(summary.total, summary.currency),
+          })}
+        </p>
+      ) : null}
+    </fieldset>
+  );
 }
 
 function PreviewFields({ page, state }: { page: PageContext; state: EditorState }) {
   const { t } = page;
-  const carts = state.carts ?? [];
-  const tokenField = (
-    <div class="field">
-      <label for="context-token">{t.t('rules.contextToken')}</label>
-      <input
-        id="context-token"
-        name="token"
-        type="text"
-        autocomplete="off"
-        spellcheck={false}
-        value={state.token}
-        aria-describedby="context-token-hint"
-      />
-      <p class="hint" id="context-token-hint">
-        {t.t('rules.contextHint')}
-      </p>
-    </div>
-  );
   return (
     <section class="card preview" aria-labelledby="preview-heading">
       <h2 id="preview-heading">{t.t('rules.previewHeading')}</h2>
-      {carts.length > 0 ? (
+      <TestCartFields page={page} state={state} />
+      {/* The alternative: a real visitor's cart, by the context token the storefront holds. */}
+      <details open={state.token !== ''}>
+        <summary>{t.t('rules.tokenInstead')}</summary>
         <div class="field">
-          <label for="preview-cart">{t.t('rules.cart')}</label>
-          <select id="preview-cart" name="cartId" aria-describedby="preview-cart-hint">
-            {carts.map((cart) => (
-              <option value={cart.id} selected={cart.id === state.cartId}>
-                {cartLabel(page, cart)}
-              </option>
-            ))}
-          </select>
-          <p class="hint" id="preview-cart-hint">
-            {t.t('rules.cartHint')}
+          <label for="context-token">{t.t('rules.contextToken')}</label>
+          <input
+            id="context-token"
+            name="token"
+            type="text"
+            autocomplete="off"
+            spellcheck={false}
+            value={state.token}
+            aria-describedby="context-token-hint"
+          />
+          <p class="hint" id="context-token-hint">
+            {t.t('rules.contextHint')}
           </p>
         </div>
-      ) : state.carts ? (
-        <p class="hint">{t.t('rules.noCarts')}</p>
-      ) : null}
-      {/* The token previews a cart the list does not offer (or any, without orders.read). */}
-      {carts.length > 0 ? (
-        <details open={state.token !== ''}>
-          <summary>{t.t('rules.tokenInstead')}</summary>
-          {tokenField}
-        </details>
-      ) : (
-        tokenField
-      )}
-      <button type="submit" name="op" value="preview" class="secondary">
-        {t.t('rules.preview')}
-      </button>
+        <button type="submit" name="op" value="previewToken" class="secondary">
+          {t.t('rules.previewToken')}
+        </button>
+      </details>
       {state.preview ? (
         <p
           class={state.preview.result ? 'preview-result trace-true' : 'preview-result trace-false'}

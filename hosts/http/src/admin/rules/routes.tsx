@@ -4,14 +4,7 @@ import type { AdminSession } from '@cartwright/service';
 import type { Locale } from '../i18n.ts';
 import type { AdminArea, AdminKit, FormBody } from '../kit.ts';
 import type { PageContext } from '../layout.tsx';
-import {
-  type CartChoice,
-  type EditorState,
-  type Notice,
-  RuleEditorPage,
-  type RuleSummary,
-  RulesListPage,
-} from './pages.tsx';
+import { type EditorState, type Notice, RuleEditorPage, type RuleSummary, RulesListPage } from './pages.tsx';
 import {
   applyAction,
   applyFields,
@@ -22,10 +15,19 @@ import {
   traceByPointer,
   treeOf,
 } from './rule-form.ts';
+import {
+  composeTestCart,
+  EMPTY_TEST_CART,
+  type TestCartForm,
+  testCartChoices,
+  testCartFormOf,
+} from './test-cart.ts';
 
 // /admin/rules (issue 20 Build 3, decisions 0016, 0017, 0047): the shop's rules from
 // `automation.list`, an editor built from `automation.catalog`, saves through `automation.save`
-// and a live preview with its trace through `automation.preview` (explain: true).
+// and a live preview with its trace through `automation.preview` (explain: true) against a
+// storefront cart context token: the test cart the page composes through the storefront
+// operations (test-cart.ts), or a visitor's token pasted in.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -43,9 +45,16 @@ function nameIn(names: Record<string, string> | undefined, locale: Locale): stri
   return names[locale] ?? names.en ?? Object.values(names)[0] ?? '';
 }
 
+interface StoredChannel {
+  readonly id: string;
+  readonly isMain: boolean;
+  readonly data: { name?: Record<string, string> };
+}
+
 interface Loaded {
   readonly rules: readonly StoredRule[];
   readonly catalog: readonly CatalogCondition[];
+  readonly channels: readonly StoredChannel[];
 }
 
 async function load(kit: AdminKit, session: AdminSession, locale: Locale) {
@@ -59,22 +68,10 @@ async function load(kit: AdminKit, session: AdminSession, locale: Locale) {
     ok: true as const,
     value: {
       rules: (listed.value as { rules: StoredRule[] }).rules,
+      channels: (listed.value as { channels: StoredChannel[] }).channels,
       catalog: (catalog.value as { conditions: CatalogCondition[] }).conditions,
     } satisfies Loaded,
   };
-}
-
-/** How many of the newest open carts the preview offers. */
-const RECENT_CARTS = 20;
-
-/**
- * The shop's newest open carts for the preview (`carts.list`), or null when the session may not
- * list carts: the preview then takes a visitor's context token only.
- */
-async function recentCarts(kit: AdminKit, session: AdminSession): Promise<readonly CartChoice[] | null> {
-  if (!session.principal.permissions.has('orders.read')) return null;
-  const listed = await kit.act(session, 'carts.list', { limit: RECENT_CARTS });
-  return listed.ok ? (listed.value as { items: CartChoice[] }).items : null;
 }
 
 function summaries(rules: readonly StoredRule[], page: PageContext): RuleSummary[] {
@@ -101,8 +98,8 @@ function editorState(
     active: boolean;
     tree: TreeNode;
   },
-  carts: readonly CartChoice[] | null,
-  more: Partial<Pick<EditorState, 'errors' | 'notice' | 'cartId' | 'token' | 'preview'>> = {},
+  testCart: EditorState['testCart'],
+  more: Partial<Pick<EditorState, 'errors' | 'notice' | 'token' | 'preview'>> = {},
 ): EditorState {
   return {
     id: rule.id,
@@ -117,8 +114,7 @@ function editorState(
     canWrite: session.principal.permissions.has('settings.write'),
     errors: more.errors ?? new Map(),
     notice: more.notice,
-    carts,
-    cartId: more.cartId ?? '',
+    testCart,
     token: more.token ?? '',
     preview: more.preview,
   };
@@ -126,6 +122,19 @@ function editorState(
 
 const text = (form: FormBody, key: string): string | undefined =>
   typeof form[key] === 'string' ? (form[key] as string) : undefined;
+
+/** The composer as posted (the main channel until one is chosen) and what it offers. */
+async function testCartOf(
+  kit: AdminKit,
+  session: AdminSession,
+  page: PageContext,
+  loaded: Loaded,
+  posted: TestCartForm,
+): Promise<EditorState['testCart']> {
+  const main = loaded.channels.find((channel) => channel.isMain) ?? loaded.channels[0];
+  const form = posted.channelId === '' ? { ...posted, channelId: main?.id ?? '' } : posted;
+  return { form, choices: await testCartChoices(kit, session, page.t.locale, loaded.channels, form) };
+}
 
 export const rulesArea: AdminArea = (app, kit) => {
   app.get(
@@ -188,7 +197,7 @@ export const rulesArea: AdminArea = (app, kit) => {
               active: stored?.active ?? true,
               tree,
             },
-            await recentCarts(kit, session),
+            await testCartOf(kit, session, page, loaded.value, EMPTY_TEST_CART),
           )}
         />,
       );
@@ -220,16 +229,16 @@ export const rulesArea: AdminArea = (app, kit) => {
     const name = (text(form, 'name') ?? nameIn(stored?.data.name, t.locale)).trim();
     const active = form.activeShown === undefined ? (stored?.active ?? true) : form.active === 'on';
     const token = (text(form, 'token') ?? '').trim();
-    const cartId = (text(form, 'cartId') ?? '').trim();
-    const carts = await recentCarts(kit, session);
     const op = text(form, 'op') ?? 'apply';
+    const wanted = form['tc:channel'] === undefined ? EMPTY_TEST_CART : testCartFormOf(form);
+    let testCart = await testCartOf(kit, session, page, loaded.value, wanted);
     const rule = { id, stored, revision, name, active, tree };
     const show = (more: Parameters<typeof editorState>[5], status = 200) =>
       kit.render(
         c,
         <RuleEditorPage
           page={page}
-          state={editorState(page, session, loaded.value, rule, carts, { cartId, token, ...more })}
+          state={editorState(page, session, loaded.value, rule, testCart, { token, ...more })}
         />,
         status,
       );
@@ -257,8 +266,7 @@ export const rulesArea: AdminArea = (app, kit) => {
           c,
           <RuleEditorPage
             page={page}
-            state={editorState(page, session, loaded.value, { ...rule, revision: actual }, carts, {
-              cartId,
+            state={editorState(page, session, loaded.value, { ...rule, revision: actual }, testCart, {
               token,
               notice: { kind: 'warning', text: t.t('rules.stale', { actual }) },
             })}
@@ -274,11 +282,27 @@ export const rulesArea: AdminArea = (app, kit) => {
         422,
       );
     }
-    if (op === 'preview') {
+    if (op === 'preview' || op === 'previewToken') {
+      // The test cart is built (or brought to the composed lines) through the storefront
+      // operations; its context token is what the preview sends, as a visitor's would be.
+      let contextToken = token;
+      if (op === 'preview') {
+        const composed = await composeTestCart(kit, session, t.locale, testCart.form, testCart.choices);
+        testCart = { ...testCart, form: { ...testCart.form, token: composed.token } };
+        if (!composed.ok) {
+          const issue = t.t(composed.issue.key, { detail: composed.issue.detail });
+          testCart = { ...testCart, issue: { field: composed.issue.field, text: issue } };
+          return show(
+            { notice: { kind: 'error', text: t.t('rules.previewFailed', { detail: issue }) } },
+            422,
+          );
+        }
+        testCart = { ...testCart, summary: composed.summary };
+        contextToken = composed.token;
+      }
       const previewed = await kit.act(session, 'automation.preview', {
         condition: tree,
-        // A filled token stands in for the chosen cart (one the list does not offer).
-        ...(token !== '' ? { contextToken: token } : cartId !== '' ? { cartId } : {}),
+        ...(contextToken !== '' ? { contextToken } : {}),
         explain: true,
       });
       if (!previewed.ok) {
