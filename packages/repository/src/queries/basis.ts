@@ -1,7 +1,15 @@
 import { asc, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../database.ts';
-import { countries, currencies, languages, paymentMethods, shippingMethods, taxClasses } from '../schema.ts';
+import {
+  countries,
+  currencies,
+  languages,
+  paymentMethods,
+  shippingMethods,
+  taxClasses,
+  taxRules,
+} from '../schema.ts';
 import {
   deleteRows,
   findRow,
@@ -37,6 +45,7 @@ export const basisTables = {
   currencies: { table: currencies, key: currencies.code, order: currencies.code },
   countries: { table: countries, key: countries.code, order: countries.code },
   taxClasses: { table: taxClasses, key: taxClasses.id, order: taxClasses.createdAt },
+  taxRules: { table: taxRules, key: taxRules.id, order: taxRules.createdAt },
   shippingMethods: { table: shippingMethods, key: shippingMethods.id, order: shippingMethods.position },
   paymentMethods: { table: paymentMethods, key: paymentMethods.id, order: paymentMethods.position },
 } as const satisfies Record<string, RevisionedTable>;

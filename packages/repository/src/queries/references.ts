@@ -1,6 +1,6 @@
 import { asc, eq, or, sql } from 'drizzle-orm';
 import type { Executor } from '../database.ts';
-import { carts, channels, definitions, orders, products, shippingMethods } from '../schema.ts';
+import { carts, channels, definitions, orders, products, shippingMethods, taxRules } from '../schema.ts';
 import { findRedemptionsNaming } from './promotions.ts';
 import { inTenant } from './tenant-rows.ts';
 
@@ -17,6 +17,7 @@ export interface Reference {
     | 'channel'
     | 'product'
     | 'shipping_method'
+    | 'tax_rule'
     | 'order'
     | 'cart'
     | 'promotion_redemption';
@@ -28,7 +29,8 @@ export interface Reference {
 /**
  * Everything in the shop that names `id`: definitions and channels whose JSON holds the id as a
  * value anywhere (any exact id in rule or flow JSON counts; channel overrides key methods by id),
- * products and shipping methods that use it as their tax class, orders whose shipping or payment
+ * products and shipping methods that use it as their tax class, the shop's tax destination rules
+ * that name it as their tax class or saved rule condition, orders whose shipping or payment
  * method snapshot carries it, open carts that chose it as their shipping or payment method, and
  * the redemptions of the promotion, or of a promotion that referenced the rule when it was redeemed.
  *
@@ -64,6 +66,12 @@ export async function findReferences(tx: Executor, tenantId: string, id: string)
     .from(shippingMethods)
     .where(inTenant(shippingMethods, tenantId, eq(shippingMethods.taxClassId, id)))
     .limit(LIMIT);
+  const fromTaxRules = await tx
+    .select({ id: taxRules.id })
+    .from(taxRules)
+    .where(inTenant(taxRules, tenantId, or(eq(taxRules.taxClassId, id), eq(taxRules.ruleId, id))))
+    .orderBy(asc(taxRules.id))
+    .limit(LIMIT);
   const fromOrders = await tx
     .select({ id: orders.id, number: orders.number })
     .from(orders)
@@ -93,6 +101,7 @@ export async function findReferences(tx: Executor, tenantId: string, id: string)
     ...named,
     ...fromProducts.map((row) => ({ kind: 'product' as const, id: row.id })),
     ...fromShippingMethods.map((row) => ({ kind: 'shipping_method' as const, ...row })),
+    ...fromTaxRules.map((row) => ({ kind: 'tax_rule' as const, id: row.id })),
     ...fromOrders.map((row) => ({ kind: 'order' as const, id: row.id, key: String(row.number) })),
     ...fromCarts.map((row) => ({ kind: 'cart' as const, id: row.id })),
     ...(await findRedemptionsNaming(tx, tenantId, id, LIMIT)).map((row) => ({

@@ -1,9 +1,9 @@
 import { boolean, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { tenantKey, tenantKeyed, tenantUniqueIndex, timestamps } from '../columns.ts';
 
-// The shared basis of a shop: languages, currencies, countries, tax classes, shipping and payment
-// methods. Channels override some of these sparsely (a later layer); the basis rows never change
-// shape for that. Translated text is a JSON object keyed by language code: a missing or null
+// The shared basis of a shop: languages, currencies, countries, tax classes, tax destination rules,
+// shipping and payment methods. Channels override some of these sparsely (a later layer); the basis
+// rows never change shape for that. Translated text is a JSON object keyed by language code: a missing or null
 // field inherits the main language, an explicit empty string stays empty.
 
 export type TranslationsJson = Record<string, Record<string, string | null>>;
@@ -78,6 +78,45 @@ export const taxClasses = pgTable(
     ...timestamps,
   },
   (t) => [tenantKey(t, t.id), tenantUniqueIndex(t, 'tax_classes_key_key', t.key)],
+);
+
+/** The postcodes a tax destination rule covers (`@cartwright/commerce`'s TaxPostcodeCondition). */
+export type TaxPostcodeJson =
+  | { readonly kind: 'single'; readonly value: string }
+  | { readonly kind: 'list'; readonly values: readonly string[] }
+  | { readonly kind: 'prefix'; readonly value: string }
+  | { readonly kind: 'range'; readonly from: string; readonly to: string };
+
+/**
+ * The shop's tax destination rules (decision 0049): which rate applies to a delivery address.
+ * Every channel inherits them as its `taxRules` and may override fields or remove one.
+ */
+export const taxRules = pgTable(
+  'tax_rules',
+  {
+    ...tenantKeyed(),
+    id: uuid('id').notNull(),
+    /** ISO 3166-1 alpha-2, a country of the basis. */
+    country: text('country').notNull(),
+    /** ISO 3166-2 subdivision of `country`, or null for the whole country. */
+    state: text('state'),
+    /** Null: every postcode. */
+    postcode: jsonb('postcode').$type<TaxPostcodeJson>(),
+    /** ISO instants with their zone as saved (inclusive start, exclusive end); null: open. */
+    validFrom: text('valid_from'),
+    validUntil: text('valid_until'),
+    /** Higher wins. */
+    priority: integer('priority').notNull().default(0),
+    /** A saved rule (definition of kind rule) that must match the cart, or null. */
+    ruleId: uuid('rule_id'),
+    /** The tax class the rule applies to, or null for every class. */
+    taxClassId: uuid('tax_class_id'),
+    /** Hundredths of a percent: 19 % = 1900. */
+    rate: integer('rate').notNull(),
+    revision: integer('revision').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [tenantKey(t, t.id)],
 );
 
 export interface MoneyJson {
