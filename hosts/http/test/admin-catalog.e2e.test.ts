@@ -325,7 +325,7 @@ describe.skipIf(browserSkipped)('the admin catalog and orders in chromium', () =
         await page.waitForURL(/language=de/);
         expect(await page.inputValue('#product-name')).toBe(`Becher ${locale}`);
         await page.fill(`#alt-${other.id}`, 'Ein Becher von der Seite');
-        await page.getByRole('button', { name: text.altSave }).click();
+        await ui.answer(page, () => page.getByRole('button', { name: text.altSave }).click());
         await page.locator('[role="status"]').waitFor();
         gallery = await galleryOf(productId);
         expect(gallery.entries[0]!.altTexts).toEqual({ de: 'Ein Becher von der Seite' });
@@ -471,7 +471,7 @@ describe.skipIf(browserSkipped)('the admin catalog and orders in chromium', () =
             stockAvailable: 3,
           }),
         );
-        await page.getByRole('button', { name: text.apply }).click();
+        await ui.answer(page, () => page.getByRole('button', { name: text.apply }).click());
         await page.locator('[role="alert"]').first().waitFor();
         // The operation's own message (MEDIA_DRAFT_STALE), shown on the review page.
         expect(await page.locator('[role="alert"]').first().textContent()).toContain('Create a new draft');
