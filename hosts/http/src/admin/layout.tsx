@@ -232,3 +232,27 @@ export function Message({ kind, children }: { kind: 'ok' | 'error' | 'warning'; 
     </div>
   );
 }
+
+/** A notice as a `Message`: its text and, when there are any, the items it lists (problems, reasons). */
+export function NoticeMessage({
+  kind,
+  text,
+  items,
+}: {
+  kind: 'ok' | 'error' | 'warning';
+  text: string;
+  items?: readonly string[] | undefined;
+}) {
+  return (
+    <Message kind={kind}>
+      <p>{text}</p>
+      {items && items.length > 0 ? (
+        <ul>
+          {items.map((item) => (
+            <li>{item}</li>
+          ))}
+        </ul>
+      ) : null}
+    </Message>
+  );
+}

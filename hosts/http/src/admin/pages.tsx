@@ -23,7 +23,14 @@ import {
   type RateField,
 } from './channel-form.ts';
 import type { MessageKey } from './i18n.ts';
-import { ContentLanguageBar, CsrfField, Layout, Message, type PageContext } from './layout.tsx';
+import {
+  ContentLanguageBar,
+  CsrfField,
+  Layout,
+  Message,
+  NoticeMessage,
+  type PageContext,
+} from './layout.tsx';
 
 export function SignInPage({ page, error }: { page: PageContext; error?: string | undefined }) {
   const { t, session } = page;
@@ -1280,18 +1287,7 @@ export function ChannelPage(props: ChannelPageProps) {
         apply={t.t('channel.showLanguage')}
         hint={t.t('channel.contentLanguageHint')}
       />
-      {props.notice ? (
-        <Message kind={props.notice.kind}>
-          <p>{props.notice.text}</p>
-          {props.notice.items && props.notice.items.length > 0 ? (
-            <ul>
-              {props.notice.items.map((item) => (
-                <li>{item}</li>
-              ))}
-            </ul>
-          ) : null}
-        </Message>
-      ) : null}
+      {props.notice ? <NoticeMessage {...props.notice} /> : null}
       <p class="meta">
         {t.t('channel.revision', { revision: props.revision, baseRevision: props.baseRevision })}
       </p>

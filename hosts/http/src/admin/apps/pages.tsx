@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ADMIN_ASSETS } from '../assets.ts';
 import type { MessageKey, Translator } from '../i18n.ts';
-import { CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
+import { CsrfField, Layout, Message, NoticeMessage, type PageContext } from '../layout.tsx';
 import { AppBlocks, type InstalledApp, type LoadedBlock, MOUNT_CONTEXT, textIn } from './blocks.tsx';
 
 // The apps pages (issue 20 Build 7, decision 0047): the installed apps and the two ways to install
@@ -35,22 +35,6 @@ export interface Preview {
   } | null;
 }
 
-function NoticeBox({ notice }: { notice: Notice }) {
-  if (!notice) return null;
-  return (
-    <Message kind={notice.kind}>
-      <p>{notice.text}</p>
-      {notice.reasons && notice.reasons.length > 0 ? (
-        <ul>
-          {notice.reasons.map((reason) => (
-            <li>{reason}</li>
-          ))}
-        </ul>
-      ) : null}
-    </Message>
-  );
-}
-
 export function AppsPage({
   page,
   apps,
@@ -69,7 +53,7 @@ export function AppsPage({
   return (
     <Layout page={page} title={t.t('apps.title')}>
       <h1>{t.t('apps.title')}</h1>
-      <NoticeBox notice={notice} />
+      {notice ? <NoticeMessage kind={notice.kind} text={notice.text} items={notice.reasons} /> : null}
       <section aria-labelledby="installed-heading">
         <h2 id="installed-heading">{t.t('apps.installed')}</h2>
         {apps.length === 0 ? (
@@ -301,7 +285,7 @@ export function AssistantPage({
     <Layout page={page} title={assistant.title}>
       <h1>{assistant.title}</h1>
       <p>{assistant.description}</p>
-      <NoticeBox notice={notice} />
+      {notice ? <NoticeMessage kind={notice.kind} text={notice.text} items={notice.reasons} /> : null}
       <form method="post" action={`${action}/preview`}>
         <CsrfField token={csrf} />
         {assistant.questions.map((question) => (
@@ -391,7 +375,7 @@ export function AppPage({
         <h1>
           {name} <span class="meta">{app.version}</span>
         </h1>
-        <NoticeBox notice={notice} />
+        {notice ? <NoticeMessage kind={notice.kind} text={notice.text} items={notice.reasons} /> : null}
         <section aria-labelledby="actions-heading">
           <h2 id="actions-heading">{t.t('apps.actions')}</h2>
           <ul>

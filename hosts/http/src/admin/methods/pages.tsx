@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { MessageKey, Translator } from '../i18n.ts';
-import { CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
+import { CsrfField, Layout, Message, NoticeMessage, type PageContext } from '../layout.tsx';
 import {
   amountExample,
   type Entries,
@@ -50,22 +50,6 @@ function handlerText(t: Translator, handler: Handler | string | undefined): stri
   return (HANDLERS as readonly string[]).includes(handler ?? '')
     ? t.t(`methods.handler.${handler}` as MessageKey)
     : String(handler ?? '');
-}
-
-function NoticeBlock({ notice }: { notice: Notice }) {
-  if (!notice) return null;
-  return (
-    <Message kind={notice.kind}>
-      <p>{notice.text}</p>
-      {notice.items && notice.items.length > 0 ? (
-        <ul>
-          {notice.items.map((item) => (
-            <li>{item}</li>
-          ))}
-        </ul>
-      ) : null}
-    </Message>
-  );
 }
 
 /** A method's name in the UI language, or the main language's marked as a fallback. */
@@ -245,7 +229,7 @@ export function MethodsListPage(props: {
         <a href="/admin/settings">{t.t('settings.title')}</a>
       </p>
       <h1>{t.t('methods.title')}</h1>
-      <NoticeBlock notice={props.notice} />
+      {props.notice ? <NoticeMessage {...props.notice} /> : null}
       <p class="hint">{t.t('methods.settingsHint')}</p>
       {props.writes ? null : <p>{t.t('methods.readOnly')}</p>}
       {(['shipping', 'payments'] as const).map((area) => (
@@ -604,7 +588,7 @@ export function MethodPage(props: {
         {t.t(shape.area === 'shipping' ? 'methods.kind.shipping' : 'methods.kind.payments')} ·{' '}
         {t.t('methods.revision', { revision: record.revision, date: t.date(record.updatedAt) })}
       </p>
-      <NoticeBlock notice={props.notice} />
+      {props.notice ? <NoticeMessage {...props.notice} /> : null}
       <ProblemSummary page={page} problems={props.problems} />
       {props.writes ? (
         <MethodForm
@@ -702,7 +686,7 @@ export function RemoveMethodPage(props: {
         <a href={path}>{name}</a>
       </p>
       <h1>{t.t('methods.remove.title', { name })}</h1>
-      <NoticeBlock notice={props.notice} />
+      {props.notice ? <NoticeMessage {...props.notice} /> : null}
       {props.references.length === 0 ? (
         <p>{t.t('methods.remove.free')}</p>
       ) : (
