@@ -389,9 +389,12 @@ export function mountAdmin(
     return { languages: await shopLanguages(session) };
   };
 
-  /** The shop's enabled languages (`basis.languages.list`). */
-  const shopLanguages = async (session: AdminSession): Promise<string[]> => {
-    const listed = await act(services, session, 'basis.languages.list', {});
+  /** The sorted codes of the active items a basis list names (none when it is refused). */
+  const activeCodes = async (
+    session: AdminSession,
+    operation: 'basis.languages.list' | 'basis.currencies.list',
+  ): Promise<string[]> => {
+    const listed = await act(services, session, operation, {});
     if (!listed.ok) return [];
     const { items } = listed.value as { items: { code: string; active: boolean }[] };
     return items
@@ -400,16 +403,11 @@ export function mountAdmin(
       .sort();
   };
 
+  /** The shop's enabled languages (`basis.languages.list`). */
+  const shopLanguages = (session: AdminSession) => activeCodes(session, 'basis.languages.list');
+
   /** The shop's active currencies (`basis.currencies.list`): a domain's currency is one of them. */
-  const shopCurrencies = async (session: AdminSession): Promise<string[]> => {
-    const listed = await act(services, session, 'basis.currencies.list', {});
-    if (!listed.ok) return [];
-    const { items } = listed.value as { items: { code: string; active: boolean }[] };
-    return items
-      .filter((item) => item.active)
-      .map((item) => item.code)
-      .sort();
-  };
+  const shopCurrencies = (session: AdminSession) => activeCodes(session, 'basis.currencies.list');
 
   // A new sales channel: its name in the UI language, mode and languages, saved at revision 0
   // under a new id against the basis revision the main channel reads.
