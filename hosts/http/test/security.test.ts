@@ -66,6 +66,8 @@ let pngBase64: string;
 const A_TAX_CLASS = '0190f0c8-0000-7000-8000-0000000000a1';
 const A_SHIPPING = '0190f0c8-0000-7000-8000-0000000000a2';
 const A_PAYMENT = '0190f0c8-0000-7000-8000-0000000000a3';
+/** Shop A's tax destination rule (the shop's basis). */
+const A_TAX_RULE = '0190f0c8-0000-7000-8000-0000000000ac';
 const B_ONLY = '0190f0c8-0000-7000-8000-0000000000b9';
 const A_PRODUCT = '0190f0c8-0000-7000-8000-0000000000a4';
 const A_CATEGORY = '0190f0c8-0000-7000-8000-0000000000a5';
@@ -96,6 +98,18 @@ const aAddress = {
   zipcode: '1010',
   city: 'Vienna',
   country: 'AT',
+};
+/** Shop A's tax destination rule: Austria (seeded below), postcodes 10*, 7 %. */
+const aTaxRule = {
+  country: 'AT',
+  state: null,
+  postcode: { kind: 'prefix', value: '10' },
+  validFrom: null,
+  validUntil: null,
+  priority: 1,
+  ruleId: null,
+  taxClassId: null,
+  rate: 700,
 };
 const aCredentials = { email: 'customer@a.test', password: 'customer-password' };
 
@@ -131,6 +145,9 @@ function sample(operation: AnyOperation): { input: Record<string, unknown>; fore
       false,
     ],
     'basis.tax_classes.delete': [{ id: A_TAX_CLASS, revision: 1 }, true],
+    'basis.tax_rules.list': [{}, false],
+    'basis.tax_rules.save': [{ id: B_ONLY, revision: 0, ...aTaxRule }, false],
+    'basis.tax_rules.delete': [{ id: A_TAX_RULE, revision: 1 }, true],
     'basis.shipping_methods.list': [{}, false],
     'basis.shipping_methods.save': [{ id: B_ONLY, revision: 0, translations }, false],
     'basis.shipping_methods.delete': [{ id: A_SHIPPING, revision: 1 }, true],
@@ -366,6 +383,7 @@ async function seedShopA() {
       translations,
       rates: [{ country: null, rate: 1900 }],
     }),
+    await put(`/api/basis/tax-rules/${A_TAX_RULE}`, { revision: 0, ...aTaxRule }),
     await put(`/api/basis/shipping-methods/${A_SHIPPING}`, { revision: 0, translations }),
     await put(`/api/basis/payment-methods/${A_PAYMENT}`, { revision: 0, translations, handler: 'invoice' }),
     await put(`/api/catalog/categories/${A_CATEGORY}`, { revision: 0, translations }),

@@ -6,6 +6,7 @@ import {
   deleteChannelGrants,
   type Executor,
   findChannel,
+  findDefinitions,
   findReferences,
   findTenant,
   insertChannel,
@@ -148,6 +149,85 @@ const Postcode = v.variant('kind', [
 ]);
 
 /**
+ * The fields of a tax destination rule, as a channel's effective settings hold it and as the
+ * shop's basis saves it (`basis.tax_rules.save`).
+ */
+export const TaxRuleFields = {
+  country: CountryCode,
+  state: v.nullable(
+    v.pipe(v.string(), v.regex(/^[A-Z]{2}-[A-Z0-9]{1,3}$/, 'expected an ISO 3166-2 code such as DE-BY')),
+  ),
+  postcode: v.nullable(Postcode),
+  validFrom: v.nullable(Timestamp),
+  validUntil: v.nullable(Timestamp),
+  priority: v.pipe(v.number(), v.integer(), v.minValue(-1000), v.maxValue(1000)),
+  ruleId: v.nullable(Uuid),
+  taxClassId: v.nullable(Uuid),
+  rate: Rate,
+};
+type TaxRule = v.InferOutput<v.ObjectSchema<typeof TaxRuleFields, undefined>>;
+
+/** The basis countries as the settings document holds them: code → subdivisions. */
+type BasisCountries = Readonly<Record<string, { readonly subdivisions?: readonly { code: string }[] }>>;
+
+/**
+ * Why a tax destination rule cannot be saved, its errors under `pointer`: what
+ * `validateTaxDestinationRule` finds (postcode forms, date window, rate), a country the basis
+ * lacks, a state that is not one of the country's subdivisions. Null: it can.
+ */
+export function taxRuleFailure(
+  countries: BasisCountries,
+  id: string,
+  rule: TaxRule,
+  pointer: string,
+): Failure | null {
+  const [issue] = validateTaxDestinationRule({ ...rule, id });
+  if (issue) {
+    return fail('VALIDATION_FAILED', issue.message, {
+      errors: [{ pointer: `${pointer}${issue.pointer}`, message: issue.message }],
+    });
+  }
+  const country = Object.hasOwn(countries, rule.country) ? countries[rule.country] : undefined;
+  if (!country) {
+    return fail(
+      'VALIDATION_FAILED',
+      `The tax rule's country ${rule.country} is not set up in the shared basis.`,
+      {
+        errors: [{ pointer: `${pointer}/country`, message: 'unknown country' }],
+      },
+    );
+  }
+  if (
+    rule.state !== null &&
+    !(country.subdivisions ?? []).some((subdivision) => subdivision.code === rule.state)
+  ) {
+    return fail('VALIDATION_FAILED', `${rule.state} is not a subdivision of ${rule.country}.`, {
+      errors: [{ pointer: `${pointer}/state`, message: 'unknown state of the country' }],
+    });
+  }
+  return null;
+}
+
+/**
+ * Refuses tax rules whose saved rule condition (`ruleId`) is not a saved rule of the shop. The
+ * rules found are held FOR SHARE until the transaction ends: a rule delete waits, then sees the use.
+ */
+export async function unknownSavedRules(
+  tx: Executor,
+  tenantId: string,
+  rules: readonly { readonly pointer: string; readonly ruleId: string | null }[],
+): Promise<Failure | null> {
+  const named = [...new Set(rules.flatMap((rule) => (rule.ruleId ? [rule.ruleId] : [])))].sort();
+  if (named.length === 0) return null;
+  const found = new Set((await findDefinitions(tx, tenantId, 'rule', named, 'share')).map((row) => row.id));
+  const missing = rules.filter((rule) => rule.ruleId !== null && !found.has(rule.ruleId));
+  if (missing.length === 0) return null;
+  return fail('VALIDATION_FAILED', 'A tax rule names a saved rule this shop does not have.', {
+    errors: missing.map((rule) => ({ pointer: `${rule.pointer}/ruleId`, message: 'unknown saved rule' })),
+  });
+}
+
+/**
  * The value types of the effective settings. The structure (which fields exist, which are shared
  * basis only, which ids a channel may name) is `@cartwright/settings-inheritance`'s; this checks
  * what the values are, so an override can never make the effective settings ill-typed.
@@ -171,22 +251,7 @@ const EffectiveValues = v.object({
   ),
   taxRates: v.record(v.string(), v.object({ rates: v.record(v.string(), v.nullable(Rate)) })),
   taxLabels: v.record(v.string(), v.object({ translations: v.record(LanguageCode, Text) })),
-  taxRules: v.record(
-    Uuid,
-    v.strictObject({
-      country: CountryCode,
-      state: v.nullable(
-        v.pipe(v.string(), v.regex(/^[A-Z]{2}-[A-Z0-9]{1,3}$/, 'expected an ISO 3166-2 code such as DE-BY')),
-      ),
-      postcode: v.nullable(Postcode),
-      validFrom: v.nullable(Timestamp),
-      validUntil: v.nullable(Timestamp),
-      priority: v.pipe(v.number(), v.integer(), v.minValue(-1000), v.maxValue(1000)),
-      ruleId: v.nullable(Uuid),
-      taxClassId: v.nullable(Uuid),
-      rate: Rate,
-    }),
-  ),
+  taxRules: v.record(Uuid, v.strictObject(TaxRuleFields)),
 });
 
 const Overrides = v.record(v.pipe(v.string(), v.maxLength(100)), v.unknown());
@@ -363,38 +428,18 @@ function checkOverrides(
     }));
     return fail('VALIDATION_FAILED', found[0]!.message, { errors: found });
   }
-  const countries = new Set(Object.keys((basis.countries ?? {}) as object));
-  const delivery = (typed.output.deliveryCountries ?? []).findIndex((code) => !countries.has(code));
+  const delivery = (typed.output.deliveryCountries ?? []).findIndex(
+    (code) => !Object.hasOwn((basis.countries ?? {}) as object, code),
+  );
   if (delivery >= 0) {
     return fail('VALIDATION_FAILED', 'A delivery country must be set up in the shared basis.', {
       errors: [{ pointer: `/overrides/deliveryCountries/${delivery}`, message: 'unknown country' }],
     });
   }
+  const countries = (basis.countries ?? {}) as BasisCountries;
   for (const [id, rule] of Object.entries(typed.output.taxRules)) {
-    const [issue] = validateTaxDestinationRule({ ...rule, id });
-    if (issue) {
-      return fail('VALIDATION_FAILED', issue.message, {
-        errors: [{ pointer: `/overrides/taxRules/${id}${issue.pointer}`, message: issue.message }],
-      });
-    }
-    const country = (basis.countries as Record<string, { subdivisions?: { code: string }[] }>)[rule.country];
-    if (!country) {
-      return fail(
-        'VALIDATION_FAILED',
-        `The tax rule's country ${rule.country} is not set up in the shared basis.`,
-        {
-          errors: [{ pointer: `/overrides/taxRules/${id}/country`, message: 'unknown country' }],
-        },
-      );
-    }
-    if (
-      rule.state !== null &&
-      !(country.subdivisions ?? []).some((subdivision) => subdivision.code === rule.state)
-    ) {
-      return fail('VALIDATION_FAILED', `${rule.state} is not a subdivision of ${rule.country}.`, {
-        errors: [{ pointer: `/overrides/taxRules/${id}/state`, message: 'unknown state of the country' }],
-      });
-    }
+    const refused = taxRuleFailure(countries, id, rule, `/overrides/taxRules/${id}`);
+    if (refused) return refused;
   }
   return ok({ overrides: normalizeOverrides(CHANNEL_SETTINGS_SHAPE, overrides), resolved });
 }
@@ -468,6 +513,19 @@ async function save(
   if (!written.ok) return written;
   const checked = checkOverrides(basis, written.value);
   if (!checked.ok) return checked;
+  const rules = (checked.value.resolved.effective.taxRules ?? {}) as Record<
+    string,
+    { ruleId: string | null }
+  >;
+  const unknownRule = await unknownSavedRules(
+    tx,
+    tenantId,
+    Object.entries(rules).map(([id, rule]) => ({
+      pointer: `/overrides/taxRules/${id}`,
+      ruleId: rule.ruleId,
+    })),
+  );
+  if (unknownRule) return unknownRule;
   const data = { ...input.channel, overrides: checked.value.overrides };
   const now = services.clock.now();
   const row = current

@@ -38,7 +38,7 @@ export async function basisRevision(tx: Executor, tenantId: string, lock?: 'shar
 
 /**
  * Moves the basis revision in the caller's transaction (every write of a language, currency,
- * country, tax class, method or the company identity). The counter row stays locked until the
+ * country, tax class, tax destination rule, method or the company identity). The counter row stays locked until the
  * transaction ends, so a channel save that checks the revision FOR SHARE waits for it.
  */
 export async function bumpBasisRevision(tx: Executor, tenantId: string): Promise<void> {
@@ -94,7 +94,7 @@ const cachedBases = new Map<string, { readonly revision: number; readonly basis:
 /**
  * The shop's shared settings as one document of CHANNEL_SETTINGS_SHAPE (reads only, frozen).
  * Every storefront cart and channel view needs it, so it is cached per process by basis revision:
- * a hit costs one counter read instead of six table reads. Every basis write moves the revision in
+ * a hit costs one counter read instead of seven table reads. Every basis write moves the revision in
  * its own transaction (`bumpBasisRevision`), so a revision that transaction did not move itself
  * names committed basis rows. The revision is read before and after the tables (each statement
  * may see newer commits) and the document is cached only when both reads agree and neither was
@@ -128,10 +128,11 @@ function deepFreeze<T>(value: T): T {
 
 /** The settings basis read from the basis tables and the company identity. */
 async function readSettingsBasis(tx: Executor, tenantId: string): Promise<JsonObject> {
-  const [languages, countries, taxClasses, shipping, payment, company] = await Promise.all([
+  const [languages, countries, taxClasses, taxRules, shipping, payment, company] = await Promise.all([
     listRevisioned(tx, basisTables.languages, tenantId),
     listRevisioned(tx, basisTables.countries, tenantId),
     listRevisioned(tx, basisTables.taxClasses, tenantId),
+    listRevisioned(tx, basisTables.taxRules, tenantId),
     listRevisioned(tx, basisTables.shippingMethods, tenantId),
     listRevisioned(tx, basisTables.paymentMethods, tenantId),
     findCompanyIdentity(tx, tenantId),
@@ -180,7 +181,22 @@ async function readSettingsBasis(tx: Executor, tenantId: string): Promise<JsonOb
         ),
       }),
     ),
-    taxRules: {},
+    // The shop's destination rules: every channel inherits them and may override or remove one.
+    taxRules: byKey(
+      taxRules,
+      (row) => row.id,
+      (row) => ({
+        country: row.country,
+        state: row.state,
+        postcode: row.postcode as JsonObject | null,
+        validFrom: row.validFrom,
+        validUntil: row.validUntil,
+        priority: row.priority,
+        ruleId: row.ruleId,
+        taxClassId: row.taxClassId,
+        rate: row.rate,
+      }),
+    ),
     languages: byKey(
       languages,
       (row) => row.code,

@@ -21,6 +21,7 @@ const REFERENCE_KINDS = [
   'channel',
   'product',
   'shipping_method',
+  'tax_rule',
   'order',
   'cart',
   'promotion_redemption',

@@ -2,13 +2,16 @@ import { AppId } from '@cartwright/app-manifest';
 import {
   type BasisArea,
   basisTables,
+  type Executor,
   findApp,
   findBasis,
   findTenant,
   listProductIdsPricedIn,
+  listRevisioned,
 } from '@cartwright/repository';
 import * as v from 'valibot';
 import { manifestOf } from '../apps/lifecycle.ts';
+import { TaxRuleFields, taxRuleFailure, unknownSavedRules } from '../channels/records.ts';
 import { bumpBasisRevision } from '../channels/settings.ts';
 import { fail } from '../kernel/errors.ts';
 import type { AnyOperation } from '../kernel/registry.ts';
@@ -63,6 +66,17 @@ function basisLanguages(input: { translations?: unknown; subdivisions?: unknown 
       translationLanguages(subdivision.translations, ['subdivisions', String(index), 'translations']),
     ),
   ];
+}
+
+/**
+ * Refuses a tax class id the shop does not have; the class found is held FOR SHARE until the
+ * transaction ends, so its delete waits and then sees the new use.
+ */
+async function unknownTaxClass(tx: Executor, tenantId: string, taxClassId: string | null) {
+  if (taxClassId === null || (await findBasis(tx, 'taxClasses', tenantId, taxClassId, 'share'))) return null;
+  return fail('VALIDATION_FAILED', 'The tax class does not exist in this shop.', {
+    errors: [{ pointer: '/taxClassId', message: 'unknown tax class' }],
+  });
 }
 
 const CountryCode = v.pipe(
@@ -146,6 +160,24 @@ export const basisResourceOperations: readonly AnyOperation[] = [
       ),
       active: Active,
     },
+    // A tax destination rule of the basis names the country and maybe one of its subdivisions:
+    // every channel inherits it, so neither may go from under it.
+    async check(tx, tenantId, input, _current, code) {
+      const subdivisions = new Set(input.subdivisions.map((subdivision) => subdivision.code));
+      const orphaned = (await listRevisioned(tx, basisTables.taxRules, tenantId)).filter(
+        (rule) => rule.country === code && rule.state !== null && !subdivisions.has(rule.state),
+      );
+      if (orphaned.length === 0) return null;
+      return fail('REFERENCED', 'A tax destination rule names a subdivision the save removes.', {
+        extensions: {
+          references: orphaned.map((rule) => ({ kind: 'tax_rule', id: rule.id, key: rule.state })),
+        },
+      });
+    },
+    async findUses(tx, tenantId, code) {
+      const rules = await listRevisioned(tx, basisTables.taxRules, tenantId);
+      return rules.filter((rule) => rule.country === code).map((rule) => ({ kind: 'tax_rule', id: rule.id }));
+    },
   }),
   ...basisOperations({
     area: 'taxClasses',
@@ -168,6 +200,26 @@ export const basisResourceOperations: readonly AnyOperation[] = [
           'one rate per country',
         ),
       ),
+    },
+  }),
+  ...basisOperations({
+    area: 'taxRules',
+    name: 'tax_rules',
+    path: 'tax-rules',
+    noun: 'tax destination rule',
+    keyParam: 'id',
+    keySchema: Uuid,
+    // The fields a channel's effective tax rules have: channels inherit these rules (decision 0049).
+    fields: TaxRuleFields,
+    async check(tx, tenantId, input, _current, id) {
+      // Held FOR SHARE: the country, the saved rule and the tax class cannot be deleted meanwhile.
+      const country = await findBasis(tx, 'countries', tenantId, input.country, 'share');
+      const countries = country ? { [country.code]: { subdivisions: country.subdivisions } } : {};
+      const invalid = taxRuleFailure(countries, id, input, '');
+      if (invalid) return invalid;
+      const unknownRule = await unknownSavedRules(tx, tenantId, [{ pointer: '', ruleId: input.ruleId }]);
+      if (unknownRule) return unknownRule;
+      return unknownTaxClass(tx, tenantId, input.taxClassId);
     },
   }),
   ...basisOperations({
@@ -194,11 +246,8 @@ export const basisResourceOperations: readonly AnyOperation[] = [
         input.prices.map((price) => price.currency),
       );
       if (unknown) return unknown;
-      if (input.taxClassId && !(await findBasis(tx, 'taxClasses', tenantId, input.taxClassId))) {
-        return fail('VALIDATION_FAILED', 'The tax class does not exist in this shop.', {
-          errors: [{ pointer: '/taxClassId', message: 'unknown tax class' }],
-        });
-      }
+      const unknownClass = await unknownTaxClass(tx, tenantId, input.taxClassId);
+      if (unknownClass) return unknownClass;
       // Checked now for the merchant's sake; pricing checks again on every cart, since the app can
       // be uninstalled or upgraded without its shipping role later.
       const app = input.appId ? await findApp(tx, tenantId, input.appId) : undefined;
