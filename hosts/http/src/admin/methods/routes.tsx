@@ -116,6 +116,17 @@ export const methodsArea: AdminArea = (app, kit) => {
     return { ok: true as const, value };
   };
 
+  /** A checked post on `/:area/:id…` with the method it names and the form's revision (404 when one is off). */
+  const methodPost = async (c: Context) => {
+    const checked = await kit.checkedForm(c);
+    if (checked instanceof Response) return checked;
+    const area = areaOf(c.req.param('area'));
+    const id = c.req.param('id') ?? '';
+    const revision = revisionOf(checked.form);
+    if (!area || !UUID.test(id) || revision === null) return kit.notFound(c, checked.page);
+    return { ...checked, area, id, revision };
+  };
+
   /** An operation's refusal as problems pinned to the form's fields (the rest to the form). */
   const problemsOf = (
     page: PageContext,
@@ -309,14 +320,10 @@ export const methodsArea: AdminArea = (app, kit) => {
   );
 
   app.post(`${BASE}/:area/:id`, async (c) => {
-    const checked = await kit.checkedForm(c);
-    if (checked instanceof Response) return checked;
-    const { form, page, session } = checked;
+    const posted = await methodPost(c);
+    if (posted instanceof Response) return posted;
+    const { form, page, session, area, id, revision } = posted;
     const { t } = page;
-    const area = areaOf(c.req.param('area'));
-    const id = c.req.param('id') ?? '';
-    const revision = revisionOf(form);
-    if (!area || !UUID.test(id) || revision === null) return kit.notFound(c, page);
     const [shop, read] = await Promise.all([shopContext(session, t.locale), readMethod(session, area, id)]);
     if (!shop.ok) return kit.problem(c, page, shop);
     if (!read.ok) return kit.problem(c, page, read);
@@ -364,15 +371,12 @@ export const methodsArea: AdminArea = (app, kit) => {
   });
 
   app.post(`${BASE}/:area/:id/active`, async (c) => {
-    const checked = await kit.checkedForm(c);
-    if (checked instanceof Response) return checked;
-    const { form, page, session } = checked;
+    const posted = await methodPost(c);
+    if (posted instanceof Response) return posted;
+    const { form, page, session, area, id, revision } = posted;
     const { t } = page;
-    const area = areaOf(c.req.param('area'));
-    const id = c.req.param('id') ?? '';
-    const revision = revisionOf(form);
     const active = form.active === 'on' ? true : form.active === 'off' ? false : null;
-    if (!area || !UUID.test(id) || revision === null || active === null) return kit.notFound(c, page);
+    if (active === null) return kit.notFound(c, page);
     const read = await readMethod(session, area, id);
     if (!read.ok) return kit.problem(c, page, read);
     const stale = () =>
@@ -440,14 +444,10 @@ export const methodsArea: AdminArea = (app, kit) => {
   );
 
   app.post(`${BASE}/:area/:id/remove`, async (c) => {
-    const checked = await kit.checkedForm(c);
-    if (checked instanceof Response) return checked;
-    const { form, page, session } = checked;
+    const posted = await methodPost(c);
+    if (posted instanceof Response) return posted;
+    const { page, session, area, id, revision } = posted;
     const { t } = page;
-    const area = areaOf(c.req.param('area'));
-    const id = c.req.param('id') ?? '';
-    const revision = revisionOf(form);
-    if (!area || !UUID.test(id) || revision === null) return kit.notFound(c, page);
     const removed = await kit.act(session, `${RESOURCE[area]}.delete`, { id, revision });
     if (removed.ok) return kit.redirect(c, `${BASE}?removed=1`);
     if (removed.code === 'STALE_REVISION') {
