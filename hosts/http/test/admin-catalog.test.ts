@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { encodePng } from '@cartwright/tooling/image-provider-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCookie } from './admin-session.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 // The admin catalog and orders pages without a browser (decision 0047): the product list pages
@@ -26,17 +27,7 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 /** A signed-in session of shop A's owner: its cookie. */
-async function ownerCookie(): Promise<string> {
-  const page = await h.app.request('/admin/sign-in');
-  const preCookie = page.headers.getSetCookie()[0]!.split(';')[0]!;
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
-  const signed = await h.app.request('/admin/sign-in', {
-    method: 'POST',
-    headers: { cookie: preCookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrf, token: h.shopA.token }).toString(),
-  });
-  return signed.headers.getSetCookie()[0]!.split(';')[0]!;
-}
+const ownerCookie = () => adminCookie(h, h.shopA.token);
 
 const rowsOf = (html: string) =>
   [...html.matchAll(/<a href="\/admin\/products\/([0-9a-f-]{36})">/g)].map((m) => m[1]);
@@ -131,19 +122,6 @@ async function post(path: string, cookie: string, fields: Record<string, string>
     body: new URLSearchParams(fields).toString(),
   });
   return { status: response.status, location: response.headers.get('location'), html: await response.text() };
-}
-
-/** A session cookie for `token` (any member). */
-async function cookieOf(token: string): Promise<string> {
-  const page = await h.app.request('/admin/sign-in');
-  const preCookie = page.headers.getSetCookie()[0]!.split(';')[0]!;
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
-  const signed = await h.app.request('/admin/sign-in', {
-    method: 'POST',
-    headers: { cookie: preCookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrf, token }).toString(),
-  });
-  return signed.headers.getSetCookie()[0]!.split(';')[0]!;
 }
 
 const staff = (method: string, path: string, body?: unknown) =>
@@ -259,7 +237,7 @@ describe('order states and transitions', () => {
   });
 
   it('shows a reader the labels without a move, and refuses the reader’s replayed post', async () => {
-    const cookie = await cookieOf(readerToken);
+    const cookie = await adminCookie(h, readerToken);
     const { html, csrf } = await pageOf(`/admin/orders/${orderId}`, cookie);
     expect(html).toContain('<dd data-state="shipped">Shipped</dd>');
     expect(html).not.toContain('/transitions');
@@ -318,7 +296,7 @@ describe('the product form', () => {
       /name="price\.EUR\.gross"[^>]*value="29,90"|value="29,90"[^>]*name="price\.EUR\.gross"/,
     );
     // A reader sees text, the German page marking the English description it falls back to.
-    const readerCookie = await cookieOf(await h.readerToken('reader@form.test'));
+    const readerCookie = await adminCookie(h, await h.readerToken('reader@form.test'));
     const reader = await pageOf(`/admin/products/${productId}?language=de`, readerCookie, 'de');
     expect(reader.html).not.toContain('name="price.EUR.gross"');
     expect(reader.html.slice(reader.html.indexOf('<main'))).not.toContain('<input');

@@ -1,5 +1,6 @@
 import { consumeOnce, flowMatchingProjection } from '@cartwright/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCookie } from './admin-session.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 // The executions fragment's long-poll without a browser (decision 0047, "Flows and executions"):
@@ -52,17 +53,7 @@ async function newJob() {
   await matchEvents();
 }
 
-async function ownerCookie(): Promise<string> {
-  const page = await h.app.request('/admin/sign-in');
-  const preCookie = page.headers.getSetCookie()[0]!.split(';')[0]!;
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
-  const signed = await h.app.request('/admin/sign-in', {
-    method: 'POST',
-    headers: { cookie: preCookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrf, token: h.shopA.token }).toString(),
-  });
-  return signed.headers.getSetCookie()[0]!.split(';')[0]!;
-}
+const ownerCookie = () => adminCookie(h, h.shopA.token);
 
 const fingerprintOf = (html: string) => /data-fingerprint="([\w-]+)"/.exec(html)?.[1];
 const jobsOf = (html: string) => html.match(/<li class="card execution"/g)?.length ?? 0;

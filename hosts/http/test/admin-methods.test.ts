@@ -1,5 +1,6 @@
 import { SELLABLE } from '@cartwright/service/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AdminSessionClient, adminSession } from './admin-session.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 // The admin's shipping and payment methods without a browser (decision 0047; the walk is
@@ -10,8 +11,8 @@ import { createHarness, type Harness } from './harness.ts';
 
 let h: Harness;
 let channelKey: string;
-let owner: Session;
-let readerSession: Session;
+let owner: AdminSessionClient;
+let readerSession: AdminSessionClient;
 
 const staff = (method: string, path: string, body?: unknown) =>
   h.call(method, path, { token: h.shopA.token, body });
@@ -35,54 +36,6 @@ interface StoredMethod {
 async function stored(area: 'shipping' | 'payment', id: string): Promise<StoredMethod | undefined> {
   const listed = ok(await staff('GET', `/api/basis/${area}-methods`)) as { items: StoredMethod[] };
   return listed.items.find((item) => item.id === id);
-}
-
-interface Session {
-  get(path: string): Promise<{ status: number; html: string; location: string | null }>;
-  post(
-    path: string,
-    fields: Record<string, string>,
-  ): Promise<{ status: number; html: string; location: string | null }>;
-  readonly csrf: string;
-}
-
-/** A signed-in admin session of `token` in UI language `locale` (cookies kept by hand). */
-async function session(token: string, locale: 'en' | 'de'): Promise<Session> {
-  const signInPage = await h.app.request('/admin/sign-in');
-  const preCookie = signInPage.headers.getSetCookie()[0]!.split(';')[0]!;
-  const signInCsrf = /name="csrf" value="([^"]+)"/.exec(await signInPage.text())![1]!;
-  const signed = await h.app.request('/admin/sign-in', {
-    method: 'POST',
-    headers: { cookie: preCookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrf: signInCsrf, token }).toString(),
-  });
-  const cookie = `${signed.headers.getSetCookie()[0]!.split(';')[0]!}; cw_admin_locale=${locale}`;
-  const answer = async (response: Response) => ({
-    status: response.status,
-    html: await response.text(),
-    location: response.headers.get('location'),
-  });
-  const home = await answer(await h.app.request('/admin', { headers: { cookie } }));
-  const csrf = /name="csrf" value="([^"]+)"/.exec(home.html)![1]!;
-  return {
-    csrf,
-    async get(path) {
-      return answer(await h.app.request(path, { headers: { cookie } }));
-    },
-    async post(path, fields) {
-      return answer(
-        await h.app.request(path, {
-          method: 'POST',
-          headers: {
-            cookie,
-            'content-type': 'application/x-www-form-urlencoded',
-            origin: 'http://localhost',
-          },
-          body: new URLSearchParams({ csrf, ...fields }).toString(),
-        }),
-      );
-    },
-  };
 }
 
 /** What a browser would post from the page's method form (inputs, textareas, selects, checked boxes). */
@@ -123,8 +76,8 @@ beforeAll(async () => {
       active: true,
     }),
   );
-  owner = await session(h.shopA.token, 'de');
-  readerSession = await session(await h.readerToken('reader@methods.test'), 'en');
+  owner = await adminSession(h, h.shopA.token, 'de');
+  readerSession = await adminSession(h, await h.readerToken('reader@methods.test'), 'en');
 });
 afterAll(async () => h?.close());
 
@@ -398,7 +351,7 @@ describe('a reader', () => {
 
 describe('another shop', () => {
   it('sees none of shop A’s methods and changes none of them', async () => {
-    const other = await session(h.shopB.token, 'en');
+    const other = await adminSession(h, h.shopB.token, 'en');
     const parcel = (await stored('shipping', SELLABLE.parcel))!;
     const list = await other.get('/admin/settings/methods');
     expect(list.status).toBe(200);

@@ -10,12 +10,8 @@ export interface AdminSessionClient {
   readonly csrf: string;
 }
 
-/** Signs `token` in to the admin with UI language `locale`. */
-export async function adminSession(
-  h: Harness,
-  token: string,
-  locale: 'en' | 'de',
-): Promise<AdminSessionClient> {
+/** Signs `token` (any member) in to the admin by the sign-in form: the session's cookie. */
+export async function adminCookie(h: Harness, token: string): Promise<string> {
   const signInPage = await h.app.request('/admin/sign-in');
   const preCookie = signInPage.headers.getSetCookie()[0]!.split(';')[0]!;
   const signInCsrf = /name="csrf" value="([^"]+)"/.exec(await signInPage.text())![1]!;
@@ -24,7 +20,16 @@ export async function adminSession(
     headers: { cookie: preCookie, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ csrf: signInCsrf, token }).toString(),
   });
-  const cookie = `${signed.headers.getSetCookie()[0]!.split(';')[0]!}; cw_admin_locale=${locale}`;
+  return signed.headers.getSetCookie()[0]!.split(';')[0]!;
+}
+
+/** Signs `token` in to the admin with UI language `locale`. */
+export async function adminSession(
+  h: Harness,
+  token: string,
+  locale: 'en' | 'de',
+): Promise<AdminSessionClient> {
+  const cookie = `${await adminCookie(h, token)}; cw_admin_locale=${locale}`;
   const answer = async (response: Response) => ({
     status: response.status,
     html: await response.text(),
