@@ -153,6 +153,10 @@ describe('order states and transitions', () => {
     readerToken = await h.readerToken('reader@orders.test');
   });
 
+  /** Posts the order page's transition form: `machine` to `to` at `revision`. */
+  const transition = (cookie: string, csrf: string, machine: string, to: string, revision: number) =>
+    post(`/admin/orders/${orderId}/transitions`, cookie, { csrf, machine, to, revision: String(revision) });
+
   const orderOf = async () =>
     (await staff('GET', `/api/orders/${orderId}`)).body.order as {
       state: string;
@@ -182,12 +186,7 @@ describe('order states and transitions', () => {
     const cookie = await ownerCookie();
     const { csrf } = await pageOf(`/admin/orders/${orderId}`, cookie);
     const before = await orderOf();
-    const moved = await post(`/admin/orders/${orderId}/transitions`, cookie, {
-      csrf,
-      machine: 'delivery',
-      to: 'shipped',
-      revision: String(before.revision),
-    });
+    const moved = await transition(cookie, csrf, 'delivery', 'shipped', before.revision);
     expect(moved.status).toBe(303);
     expect(moved.location).toBe(`/admin/orders/${orderId}?done=moved`);
     const after = await orderOf();
@@ -206,30 +205,15 @@ describe('order states and transitions', () => {
     const { csrf } = await pageOf(`/admin/orders/${orderId}`, cookie);
     const before = await orderOf();
     // Not in the table (open → completed): the operation's refusal, nothing changed.
-    const refused = await post(`/admin/orders/${orderId}/transitions`, cookie, {
-      csrf,
-      machine: 'order',
-      to: 'completed',
-      revision: String(before.revision),
-    });
+    const refused = await transition(cookie, csrf, 'order', 'completed', before.revision);
     expect(refused.status).toBe(422);
     expect(refused.html).toContain('order cannot move from open to completed');
     // The delivery guard: an order whose goods are out cannot be cancelled.
-    const guarded = await post(`/admin/orders/${orderId}/transitions`, cookie, {
-      csrf,
-      machine: 'order',
-      to: 'cancelled',
-      revision: String(before.revision),
-    });
+    const guarded = await transition(cookie, csrf, 'order', 'cancelled', before.revision);
     expect(guarded.status).toBe(422);
     expect(guarded.html).toContain('cannot be cancelled');
     // A revision the order has left: 409 with the current states shown.
-    const stale = await post(`/admin/orders/${orderId}/transitions`, cookie, {
-      csrf,
-      machine: 'order',
-      to: 'in_progress',
-      revision: String(before.revision - 1),
-    });
+    const stale = await transition(cookie, csrf, 'order', 'in_progress', before.revision - 1);
     expect(stale.status).toBe(409);
     expect(stale.html).toContain('The order changed since this page was shown');
     expect(stale.html).toContain('<dd data-state="shipped">Shipped</dd>');
@@ -242,12 +226,7 @@ describe('order states and transitions', () => {
     expect(html).toContain('<dd data-state="shipped">Shipped</dd>');
     expect(html).not.toContain('/transitions');
     const before = await orderOf();
-    const replayed = await post(`/admin/orders/${orderId}/transitions`, cookie, {
-      csrf,
-      machine: 'order',
-      to: 'in_progress',
-      revision: String(before.revision),
-    });
+    const replayed = await transition(cookie, csrf, 'order', 'in_progress', before.revision);
     expect(replayed.status).toBe(403);
     expect(await orderOf()).toEqual(before);
   });
