@@ -467,25 +467,35 @@ export function mountAdmin(
     );
   });
 
-  // Deletes a non-main channel at its revision; the operation's refusal (a channel in use) is shown
-  // on the channel's page with what keeps it.
-  app.post('/admin/settings/channels/:channelId/delete', async (c) => {
+  /**
+   * A checked post on `/admin/settings/channels/:channelId…`: its form, page, session and channel id
+   * (404 for an id that is no UUID).
+   */
+  const channelPost = async (c: Context) => {
     const checked = await checkedForm(c, false);
     if (checked instanceof Response) return checked;
     const context = checked.page!;
-    const session = context.session!;
     const channelId = c.req.param('channelId') ?? '';
     if (!UUID.test(channelId)) return notFound(c, context);
+    return { form: checked.form, context, session: context.session!, channelId };
+  };
+
+  // Deletes a non-main channel at its revision; the operation's refusal (a channel in use) is shown
+  // on the channel's page with what keeps it.
+  app.post('/admin/settings/channels/:channelId/delete', async (c) => {
+    const posted = await channelPost(c);
+    if (posted instanceof Response) return posted;
+    const { form, context, session, channelId } = posted;
     const read = await readChannel(session, channelId, undefined);
     if (!read.ok) return problemOfResult(c, context, read);
     const t = context.t;
-    if (checked.form.confirm !== 'on') {
+    if (form.confirm !== 'on') {
       return channelPage(c, context, read.value, {
         status: 422,
         notice: { kind: 'error', text: t.t('error.confirm') },
       });
     }
-    const revision = Number(checked.form.revision);
+    const revision = Number(form.revision);
     const deleted = await act(services, session, 'merchant.commerce.delete', {
       channelId,
       revision: Number.isInteger(revision) ? revision : -1,
@@ -508,13 +518,9 @@ export function mountAdmin(
   // The shop's company identity (the basis every channel inherits field by field), edited on the
   // main channel's page: only the fields changed since the form was rendered are written.
   app.post('/admin/settings/channels/:channelId/company', async (c) => {
-    const checked = await checkedForm(c, false);
-    if (checked instanceof Response) return checked;
-    const context = checked.page!;
-    const session = context.session!;
-    const { form } = checked;
-    const channelId = c.req.param('channelId') ?? '';
-    if (!UUID.test(channelId)) return notFound(c, context);
+    const posted = await channelPost(c);
+    if (posted instanceof Response) return posted;
+    const { form, context, session, channelId } = posted;
     const read = await readChannel(session, channelId, undefined);
     if (!read.ok) return problemOfResult(c, context, read);
     if (!read.value.isMain) return notFound(c, context);
@@ -683,16 +689,11 @@ export function mountAdmin(
   );
 
   app.post('/admin/settings/channels/:channelId', async (c) => {
-    const checked = await checkedForm(c, false);
-    if (checked instanceof Response) return checked;
-    const context = checked.page!;
-    const session = context.session!;
-    const { form } = checked;
-    const channelId = c.req.param('channelId') ?? '';
+    const posted = await channelPost(c);
+    if (posted instanceof Response) return posted;
+    const { form, context, session, channelId } = posted;
     const language = c.req.query('language');
-    if (!UUID.test(channelId) || (language !== undefined && !LANGUAGE.test(language))) {
-      return render(c, <ProblemPage page={context} status={404} text={context.t.t('error.notFound')} />, 404);
-    }
+    if (language !== undefined && !LANGUAGE.test(language)) return notFound(c, context);
     const read = await readChannel(session, channelId, language);
     if (!read.ok) return problemOfResult(c, context, read);
     const entries = formEntries(read.value);
