@@ -25,6 +25,8 @@ function expectOk(response: { status: number; body: Record<string, unknown> }) {
 
 interface Read {
   revision: number;
+  baseRevision: number;
+  channel: Record<string, unknown>;
   overrides: {
     taxRules?: Record<string, Record<string, unknown> | null>;
     taxRates?: Record<string, { rates: Record<string, number | null> }>;
@@ -73,9 +75,12 @@ async function session(token: string, locale: 'en' | 'de' = 'en') {
 
 const taxPath = () => `/admin/settings/channels/${mainChannel}/tax`;
 
-/** What a browser posts from the page's tax form (inputs, and each select's selected or first option). */
-function formFields(html: string): Record<string, string> {
-  const start = html.indexOf(`<form method="post" action="${taxPath()}">`);
+/**
+ * What a browser posts from the page's tax form (inputs, and each select's selected or first
+ * option); `action` picks another form (the shop's rules: `${taxPath()}/shop`).
+ */
+function formFields(html: string, action = taxPath()): Record<string, string> {
+  const start = html.indexOf(`<form method="post" action="${action}">`);
   expect(start).toBeGreaterThanOrEqual(0);
   const form = html.slice(start, html.indexOf('</form>', start));
   const fields: Record<string, string> = {};
@@ -152,6 +157,7 @@ describe('the channel tax page', () => {
     expect(page.status).toBe(200);
     expect(page.html).toContain('Tax destination rules');
     expect(page.html).toContain('No destination rules');
+    expect(page.html).toContain('The shop has no destination rules of its own.');
     expect(page.html).toMatch(/Standard in Germany[\s\S]*?badge inherited/);
     // The country select names the basis countries in the UI language; states are that country's.
     expect(page.html).toContain('<option value="DE-BY" lang="en">Bavaria</option>');
@@ -381,9 +387,9 @@ describe('the channel tax page', () => {
   });
 });
 
-describe('rules the shared basis would hold (pure mapping)', () => {
-  // The basis holds no destination rules today (`settingsBasis` answers `taxRules: {}`), so no
-  // channel can inherit one; the mapping handles them as the inheritance shape allows.
+describe('rules of the shared basis (pure mapping, without the basis ids)', () => {
+  // The page passes the shop's rule ids (`basis.tax_rules.list`); without them the mapping still
+  // tells a basis rule from the channel's own by its overrides, as the inheritance shape allows.
   const rule = {
     country: 'DE',
     state: null,
@@ -458,5 +464,240 @@ describe('rules the shared basis would hold (pure mapping)', () => {
     expect(taxOverridesAfter(inherited, taxChanges(fields, inherited, [], 'en'), [])).toEqual({
       taxRules: { basis: { rate: 800 } },
     });
+  });
+});
+
+describe('the shop’s rules on the main channel’s page (decision 0049)', () => {
+  const SECOND = '0190f0c8-0000-7000-8000-00000000ab11';
+  const shopPath = () => `${taxPath()}/shop`;
+  const secondPath = `/admin/settings/channels/${SECOND}/tax`;
+  const basisRules = async () =>
+    (
+      expectOk(await staff('GET', '/api/basis/tax-rules')).items as ({
+        id: string;
+        revision: number;
+      } & Record<string, unknown>)[]
+    ).map(({ createdAt: _, updatedAt: __, ...rule }) => rule);
+  const secondRead = async () =>
+    expectOk(await staff('GET', `/api/merchant/commerce/channels/${SECOND}`)) as unknown as Read;
+  let shopRule: string;
+
+  beforeAll(async () => {
+    const main = expectOk(await staff('GET', `/api/merchant/commerce/channels/${mainChannel}`));
+    expectOk(
+      await staff('PUT', `/api/merchant/commerce/channels/${SECOND}`, {
+        revision: 0,
+        baseRevision: main.baseRevision,
+        channel: {
+          name: { en: 'Wholesale' },
+          mode: 'headless',
+          paused: false,
+          private: true,
+          languages: ['en'],
+        },
+      }),
+    );
+  });
+
+  it('adds a rule for every channel (German entries): the basis holds it, the channels inherit it', async () => {
+    const owner = await session(h.shopA.token, 'de');
+    const page = await owner.get(taxPath());
+    expect(page.html).toContain('Steuer-Zielregeln des Shops');
+    const fields = formFields(page.html, shopPath());
+    shopRule = fields.newShopRuleId!;
+    const added = await owner.post(shopPath(), {
+      ...fields,
+      'shop:new:country': 'DE',
+      'shop:new:state': 'DE-BY',
+      'shop:new:postcodeKind': 'range',
+      'shop:new:postcodeFrom': '80000',
+      'shop:new:postcodeTo': '81999',
+      'shop:new:priority': '3',
+      'shop:new:taxClassId': reducedTax,
+      'shop:new:rate': '5,5',
+    });
+    expect(added.status, added.html).toBe(303);
+    expect(added.location).toBe(`${taxPath()}?shopSaved=1`);
+    expect(await basisRules()).toEqual([
+      {
+        id: shopRule,
+        revision: 1,
+        country: 'DE',
+        state: 'DE-BY',
+        postcode: { kind: 'range', from: '80000', to: '81999' },
+        validFrom: null,
+        validUntil: null,
+        priority: 3,
+        ruleId: null,
+        taxClassId: reducedTax,
+        rate: 550,
+      },
+    ]);
+    // The main channel inherits it: no override written.
+    const read = await apiRead();
+    expect(read.provenance[`/taxRules/${shopRule}`]).toBe('inherited');
+    expect(read.overrides.taxRules).toBeUndefined();
+
+    const shown = await owner.get(added.location!);
+    expect(shown.html).toContain('Gespeichert: Alle Kanäle übernehmen die Regeln des Shops');
+    // In the shop's form with its revision, and among the channel's rules as inherited.
+    expect(shown.html).toContain(`name="shop:${shopRule}:revision" value="1"`);
+    expect(shown.html).toMatch(
+      new RegExp(`data-rule="${shopRule}"[\\s\\S]*?Regel für Bayern, Deutschland[\\s\\S]*?badge inherited`),
+    );
+    expect(shown.html).toContain(`name="remove" value="rule:${shopRule}"`);
+    expect(shown.html).not.toContain(`name="reset" value="rule:${shopRule}"`);
+    // An untouched save of the shop's form writes nothing.
+    const untouched = await owner.post(shopPath(), formFields(shown.html, shopPath()));
+    expect(untouched.status).toBe(303);
+    expect(untouched.location).toBe(taxPath());
+    expect((await basisRules())[0]!.revision).toBe(1);
+  });
+
+  it('edits one field of the shop’s rule, saving it whole at its revision', async () => {
+    const owner = await session(h.shopA.token);
+    const fields = formFields((await owner.get(taxPath())).html, shopPath());
+    const edited = await owner.post(shopPath(), { ...fields, [`shop:${shopRule}:rate`]: '6' });
+    expect(edited.status, edited.html).toBe(303);
+    const [rule] = await basisRules();
+    expect(rule).toMatchObject({ revision: 2, rate: 600, priority: 3, state: 'DE-BY' });
+  });
+
+  it('another channel removes the inherited rule (null), resets it, overrides one field', async () => {
+    const owner = await session(h.shopA.token);
+    const page = await owner.get(secondPath);
+    expect(page.status).toBe(200);
+    // Only the main channel's page edits the shop's rules.
+    expect(page.html).not.toContain(`action="${secondPath}/shop"`);
+    expect((await owner.post(`${secondPath}/shop`, formFields(page.html, secondPath))).status).toBe(404);
+    const fields = formFields(page.html, secondPath);
+    const post = (extra: Record<string, string>) =>
+      owner.post(secondPath, {
+        csrf: fields.csrf!,
+        revision: fields.revision!,
+        baseRevision: fields.baseRevision!,
+        ...extra,
+      });
+    expect((await post({ remove: `rule:${shopRule}` })).status).toBe(303);
+    let read = await secondRead();
+    expect(read.overrides.taxRules).toEqual({ [shopRule]: null });
+    expect(read.provenance[`/taxRules/${shopRule}`]).toBe('removed');
+    const removed = await owner.get(secondPath);
+    expect(removed.html).toContain(
+      'A rule of the shared settings (Bavaria, Germany) is removed in this channel.',
+    );
+    expect(removed.html).toContain(`name="reset" value="rule:${shopRule}"`);
+
+    const resetFields = formFields(removed.html, secondPath);
+    const reset = await owner.post(secondPath, {
+      csrf: resetFields.csrf!,
+      revision: resetFields.revision!,
+      baseRevision: resetFields.baseRevision!,
+      reset: `rule:${shopRule}`,
+    });
+    expect(reset.status).toBe(303);
+    read = await secondRead();
+    expect(read.overrides.taxRules).toBeUndefined();
+    expect(read.provenance[`/taxRules/${shopRule}`]).toBe('inherited');
+
+    const again = formFields((await owner.get(secondPath)).html, secondPath);
+    const overridden = await owner.post(secondPath, { ...again, [`rule:${shopRule}:priority`]: '8' });
+    expect(overridden.status, overridden.html).toBe(303);
+    read = await secondRead();
+    expect(read.overrides.taxRules).toEqual({ [shopRule]: { priority: 8 } });
+    const shown = await owner.get(secondPath);
+    expect(shown.html).toMatch(new RegExp(`data-rule="${shopRule}"[\\s\\S]*?badge overridden`));
+    expect(shown.html).toContain(`name="reset" value="rule:${shopRule}"`);
+  });
+
+  it('refuses a state of another country at its field, a stale save, and a delete while a channel overrides the rule', async () => {
+    const owner = await session(h.shopA.token);
+    const before = await basisRules();
+    const fields = formFields((await owner.get(taxPath())).html, shopPath());
+    const wrongState = await owner.post(shopPath(), {
+      ...fields,
+      'shop:new:country': 'AT',
+      'shop:new:state': 'DE-BY',
+      'shop:new:rate': '10',
+    });
+    expect(wrongState.status).toBe(422);
+    expect(errorAt(wrongState.html, 'shop:new:state')).toContain('DE-BY is not a subdivision of AT');
+    expect(wrongState.html).toContain(`name="newShopRuleId" value="${fields.newShopRuleId}"`);
+    const unparsed = await owner.post(shopPath(), { ...fields, [`shop:${shopRule}:rate`]: 'six' });
+    expect(unparsed.status).toBe(422);
+    expect(errorAt(unparsed.html, `shop:${shopRule}:rate`)).toBe('This entry is not valid.');
+    expect(await basisRules()).toEqual(before);
+
+    // Someone else saves the rule meanwhile: the form's revision is stale.
+    expectOk(
+      await staff('PUT', `/api/basis/tax-rules/${shopRule}`, {
+        ...before[0],
+        revision: before[0]!.revision,
+        rate: 650,
+      }),
+    );
+    const stale = await owner.post(shopPath(), { ...fields, [`shop:${shopRule}:priority`]: '4' });
+    expect(stale.status).toBe(409);
+    expect(stale.html).toContain('Someone else saved this rule of the shop first');
+    expect(stale.html).toContain(`name="shop:${shopRule}:revision" value="${before[0]!.revision + 1}"`);
+    expect(stale.html).toMatch(new RegExp(`name="shop:${shopRule}:priority"[^>]*value="4"`));
+    expect((await basisRules())[0]).toMatchObject({ rate: 650, priority: 3 });
+
+    // The second channel still overrides it: the delete is refused, naming the channel.
+    const current = formFields((await owner.get(taxPath())).html, shopPath());
+    const rule = (await basisRules())[0]!;
+    const refused = await owner.post(shopPath(), {
+      csrf: current.csrf!,
+      remove: `${shopRule}:${rule.revision}`,
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.html).toContain('Channels still change or remove this rule');
+    expect(refused.html).toContain(`<li>${SECOND}</li>`);
+    expect(await basisRules()).toHaveLength(1);
+  });
+
+  it('shows a reader the shop’s rules as text and refuses the reader’s replayed post (403)', async () => {
+    const owner = await session(h.shopA.token);
+    const ownerForm = formFields((await owner.get(taxPath())).html, shopPath());
+    const reader = await session(await h.readerToken('tax-shop-reader@a.test'));
+    const page = await reader.get(taxPath());
+    expect(page.status).toBe(200);
+    expect(page.html).toMatch(
+      new RegExp(`data-shop-rule="${shopRule}"[^>]*aria-label="Rule for Bavaria, Germany"`),
+    );
+    expect(page.html).not.toContain('name="shop:');
+    expect(page.html).not.toContain(`action="${shopPath()}"`);
+    const before = await basisRules();
+    const readerCsrf = /name="csrf" value="([^"]+)"/.exec(page.html)![1]!;
+    const replayed = await reader.post(shopPath(), {
+      ...ownerForm,
+      csrf: readerCsrf,
+      [`shop:${shopRule}:rate`]: '1',
+    });
+    expect(replayed.status).toBe(403);
+    expect(await basisRules()).toEqual(before);
+  });
+
+  it('deletes the shop’s rule once no channel overrides it', async () => {
+    const second = await secondRead();
+    const { languages, ...channel } = second.channel as Record<string, unknown>;
+    expectOk(
+      await staff('PUT', `/api/merchant/commerce/channels/${SECOND}`, {
+        revision: second.revision,
+        baseRevision: second.baseRevision,
+        channel: { ...channel, languages },
+        overrides: {},
+      }),
+    );
+    const owner = await session(h.shopA.token);
+    const fields = formFields((await owner.get(taxPath())).html, shopPath());
+    const rule = (await basisRules())[0]!;
+    const deleted = await owner.post(shopPath(), {
+      csrf: fields.csrf!,
+      remove: `${shopRule}:${rule.revision}`,
+    });
+    expect(deleted.status, deleted.html).toBe(303);
+    expect(await basisRules()).toEqual([]);
+    expect((await apiRead()).effective.taxRules[shopRule]).toBeUndefined();
   });
 });

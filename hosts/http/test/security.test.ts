@@ -969,6 +969,7 @@ describe('the admin UI routes', () => {
       `/admin/settings/channels/${main!.id}/company`,
       `/admin/settings/channels/${main!.id}/delete`,
       `/admin/settings/channels/${main!.id}/tax`,
+      `/admin/settings/channels/${main!.id}/tax/shop`,
       `/admin/rules/${A_RULE}`,
       '/admin/settings/methods/shipping/new',
       `/admin/settings/methods/shipping/${A_RULE}`,
@@ -1024,6 +1025,16 @@ describe('the admin UI routes', () => {
       'addRate:rate': '5',
     });
     expect(taxSaved.status).toBe(404);
+    // The shop's rules form: shop A's through its main channel, or through shop B's own main channel.
+    const shopRule = { csrf, remove: `${A_TAX_RULE}:1` };
+    expect((await post(`/admin/settings/channels/${main!.id}/tax/shop`, cookie, shopRule)).status).toBe(404);
+    const [mainB] = (await listChannels(h.database.db, h.shopB.tenantId)).filter((channel) => channel.isMain);
+    const viaOwn = await post(`/admin/settings/channels/${mainB!.id}/tax/shop`, cookie, {
+      ...shopRule,
+      [`shop:${A_TAX_RULE}:rate`]: '1',
+    });
+    expect(viaOwn.status).toBe(422);
+    expect(await viaOwn.text()).not.toContain(h.shopA.tenantId);
     const switched = await post('/admin/shop', cookie, { csrf, tenantId: h.shopA.tenantId });
     expect(switched.status).toBe(404);
     const listed = await h.app.request('/admin/settings', { headers: { cookie } });

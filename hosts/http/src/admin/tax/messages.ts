@@ -10,7 +10,8 @@ const en = {
     'Destination rules set the rate for deliveries to a country, a state or postcodes; the one of the highest priority that matches wins, else the country rate of the tax class, else its default rate.',
   'tax.rules': 'Tax destination rules',
   'tax.rules.none': 'No destination rules: the tax class rates apply.',
-  'tax.rules.basis': 'The shared settings hold no destination rules; the rules here are this channel’s own.',
+  'tax.rules.basis':
+    'Rules of the shop are inherited: change or remove one for this channel, or add rules of its own.',
   'tax.rule.legend': 'Rule for {place}',
   'tax.rule.new': 'Add a rule',
   'tax.rule.newHint': 'Choose a country: the rule is added when you save.',
@@ -51,6 +52,17 @@ const en = {
     '{count, plural, one {# entry is} other {# entries are}} not valid: see the marked fields. Nothing was saved.',
   'tax.error.entry': 'This entry is not valid.',
   'tax.error.field': 'Refused: {detail}',
+  'tax.shop': 'Tax destination rules of the shop',
+  'tax.shop.intro':
+    'Every sales channel inherits these rules; a channel can change or remove one for itself in its rules below.',
+  'tax.shop.none': 'The shop has no destination rules of its own.',
+  'tax.shop.new': 'Add a rule for every channel',
+  'tax.shop.save': 'Save the shop’s rules',
+  'tax.shop.delete': 'Delete for every channel',
+  'tax.shop.saved': 'Saved: every channel inherits the shop’s rules as shown.',
+  'tax.shop.stale':
+    'Someone else saved this rule of the shop first: the form holds its new revision with your entries. Check them and save again.',
+  'tax.shop.referenced': 'Channels still change or remove this rule; reset it there first:',
 } as const;
 
 export const taxMessages = {
@@ -64,7 +76,7 @@ export const taxMessages = {
     'tax.rules': 'Steuer-Zielregeln',
     'tax.rules.none': 'Keine Zielregeln: Es gelten die Sätze der Steuerklassen.',
     'tax.rules.basis':
-      'Die gemeinsamen Einstellungen enthalten keine Zielregeln; die Regeln hier sind die dieses Kanals.',
+      'Regeln des Shops werden übernommen: Ändern oder entfernen Sie eine für diesen Kanal, oder fügen Sie eigene hinzu.',
     'tax.rule.legend': 'Regel für {place}',
     'tax.rule.new': 'Regel hinzufügen',
     'tax.rule.newHint': 'Wählen Sie ein Land: Die Regel wird beim Speichern hinzugefügt.',
@@ -106,6 +118,18 @@ export const taxMessages = {
       '{count, plural, one {# Eingabe ist} other {# Eingaben sind}} ungültig: siehe die markierten Felder. Nichts wurde gespeichert.',
     'tax.error.entry': 'Diese Eingabe ist ungültig.',
     'tax.error.field': 'Abgelehnt: {detail}',
+    'tax.shop': 'Steuer-Zielregeln des Shops',
+    'tax.shop.intro':
+      'Jeder Verkaufskanal übernimmt diese Regeln; ein Kanal kann eine davon unten in seinen Regeln für sich ändern oder entfernen.',
+    'tax.shop.none': 'Der Shop hat keine eigenen Zielregeln.',
+    'tax.shop.new': 'Regel für alle Kanäle hinzufügen',
+    'tax.shop.save': 'Regeln des Shops speichern',
+    'tax.shop.delete': 'Für alle Kanäle löschen',
+    'tax.shop.saved': 'Gespeichert: Alle Kanäle übernehmen die Regeln des Shops wie angezeigt.',
+    'tax.shop.stale':
+      'Jemand anderes hat diese Regel des Shops zuerst gespeichert: Das Formular enthält ihre neue Revision mit Ihren Eingaben. Prüfen Sie sie und speichern Sie erneut.',
+    'tax.shop.referenced':
+      'Kanäle ändern oder entfernen diese Regel noch; setzen Sie sie dort zuerst zurück:',
   },
   es: {
     'tax.link': 'Reglas fiscales',
@@ -116,7 +140,7 @@ export const taxMessages = {
     'tax.rules': 'Reglas fiscales de destino',
     'tax.rules.none': 'No hay reglas de destino: se aplican los tipos de las clases fiscales.',
     'tax.rules.basis':
-      'Los ajustes compartidos no tienen reglas de destino; las reglas de aquí son propias de este canal.',
+      'Las reglas de la tienda se heredan: cambie o quite una para este canal, o añada reglas propias.',
     'tax.rule.legend': 'Regla para {place}',
     'tax.rule.new': 'Añadir una regla',
     'tax.rule.newHint': 'Elija un país: la regla se añade al guardar.',
@@ -157,6 +181,17 @@ export const taxMessages = {
       '{count, plural, one {# entrada no es válida} other {# entradas no son válidas}}: vea los campos marcados. No se guardó nada.',
     'tax.error.entry': 'Esta entrada no es válida.',
     'tax.error.field': 'Rechazado: {detail}',
+    'tax.shop': 'Reglas de destino fiscal de la tienda',
+    'tax.shop.intro':
+      'Todos los canales de venta heredan estas reglas; un canal puede cambiar o quitar una para sí mismo en sus reglas de abajo.',
+    'tax.shop.none': 'La tienda no tiene reglas de destino propias.',
+    'tax.shop.new': 'Añadir una regla para todos los canales',
+    'tax.shop.save': 'Guardar las reglas de la tienda',
+    'tax.shop.delete': 'Eliminar para todos los canales',
+    'tax.shop.saved': 'Guardado: todos los canales heredan las reglas de la tienda tal como se muestran.',
+    'tax.shop.stale':
+      'Otra persona guardó antes esta regla de la tienda: el formulario contiene su nueva revisión con sus datos. Revíselos y guarde de nuevo.',
+    'tax.shop.referenced': 'Hay canales que aún cambian o quitan esta regla; restablézcala allí primero:',
   },
   fr: {
     'tax.link': 'Règles fiscales',
@@ -167,7 +202,7 @@ export const taxMessages = {
     'tax.rules': 'Règles fiscales de destination',
     'tax.rules.none': 'Aucune règle de destination : les taux des classes fiscales s’appliquent.',
     'tax.rules.basis':
-      'Les paramètres partagés n’ont aucune règle de destination ; les règles ici sont propres à ce canal.',
+      'Les règles de la boutique sont héritées : modifiez-en ou retirez-en une pour ce canal, ou ajoutez les siennes.',
     'tax.rule.legend': 'Règle pour {place}',
     'tax.rule.new': 'Ajouter une règle',
     'tax.rule.newHint': 'Choisissez un pays : la règle est ajoutée à l’enregistrement.',
@@ -210,5 +245,17 @@ export const taxMessages = {
       '{count, plural, one {# saisie n’est pas valide} other {# saisies ne sont pas valides}} : voir les champs marqués. Rien n’a été enregistré.',
     'tax.error.entry': 'Cette saisie n’est pas valide.',
     'tax.error.field': 'Refusé : {detail}',
+    'tax.shop': 'Règles de destination fiscale de la boutique',
+    'tax.shop.intro':
+      'Chaque canal de vente hérite de ces règles ; un canal peut en modifier ou en retirer une pour lui-même dans ses règles ci-dessous.',
+    'tax.shop.none': 'La boutique n’a pas de règles de destination propres.',
+    'tax.shop.new': 'Ajouter une règle pour tous les canaux',
+    'tax.shop.save': 'Enregistrer les règles de la boutique',
+    'tax.shop.delete': 'Supprimer pour tous les canaux',
+    'tax.shop.saved': 'Enregistré : tous les canaux héritent des règles de la boutique telles qu’affichées.',
+    'tax.shop.stale':
+      'Quelqu’un d’autre a enregistré cette règle de la boutique en premier : le formulaire contient sa nouvelle révision avec vos saisies. Vérifiez-les et enregistrez à nouveau.',
+    'tax.shop.referenced':
+      'Des canaux modifient ou retirent encore cette règle ; réinitialisez-la d’abord là-bas :',
   },
 } as const satisfies Catalogs<typeof en>;

@@ -4,6 +4,7 @@ import type { MessageKey } from '../i18n.ts';
 import { CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
 import { ProvenanceBadge, ResetButton } from '../pages.tsx';
 import {
+  type BasisTaxRule,
   type CountryRate,
   dateOf,
   percent,
@@ -51,8 +52,12 @@ export interface TaxPageProps {
   readonly notice?: Notice;
   /** A refused or stale save: the posted fields, kept in the inputs. */
   readonly entered?: ReadonlyMap<string, string> | undefined;
-  /** Messages per field name (`rule:<id>:<input>`, `rate:…`, `addRate:…`). */
+  /** Messages per field name (`rule:<id>:<input>`, `shop:<id>:<input>`, `rate:…`, `addRate:…`). */
   readonly errors?: ReadonlyMap<string, string> | undefined;
+  /** The shop's own rules (`basis.tax_rules.list`): every channel inherits them (decision 0049). */
+  readonly basisRules: readonly BasisTaxRule[];
+  /** On the main channel's page: the form of the shop's rules, its new rule's id and its message. */
+  readonly shop?: { readonly newRuleId: string; readonly notice?: Notice } | undefined;
 }
 
 const POSTCODE_KINDS = ['', 'single', 'list', 'prefix', 'range'] as const;
@@ -200,11 +205,24 @@ function Field({
   );
 }
 
-/** The inputs of one rule (`rule:<id>:<input>`), showing what was entered after a refused save. */
-function RuleInputs({ props, id, rule }: { props: TaxPageProps; id: string; rule: TaxRule | null }) {
+/**
+ * The inputs of one rule (`<prefix>:<id>:<input>`; `rule` for the channel's rules, `shop` for the
+ * shop's), showing what was entered after a refused save.
+ */
+function RuleInputs({
+  props,
+  prefix = 'rule',
+  id,
+  rule,
+}: {
+  props: TaxPageProps;
+  prefix?: 'rule' | 'shop';
+  id: string;
+  rule: TaxRule | null;
+}) {
   const { page, entered, errors, countries, classes, savedRules } = props;
   const { t } = page;
-  const name = (input: string) => `rule:${id}:${input}`;
+  const name = (input: string) => `${prefix}:${id}:${input}`;
   const value = (input: string, stored: string) => entered?.get(name(input)) ?? stored;
   const country = value('country', rule?.country ?? '');
   const postcode = rule?.postcode ?? null;
@@ -377,55 +395,60 @@ function RuleInputs({ props, id, rule }: { props: TaxPageProps; id: string; rule
       </div>
       {rule
         ? Object.entries(ruleTexts(rule)).map(([leaf, text]) => (
-            <input type="hidden" name={`was:rule:${id}:${leaf}`} value={text} />
+            <input type="hidden" name={`was:${prefix}:${id}:${leaf}`} value={text} />
           ))
         : null}
     </>
   );
 }
 
+/** A rule as text, for readers: each leaf with its label. */
+function RuleFacts({ props, rule }: { props: TaxPageProps; rule: TaxRule }) {
+  const { page } = props;
+  const lookups = { countries: props.countries, classes: props.classes, savedRules: props.savedRules };
+  const texts = ruleTexts(rule);
+  return (
+    <dl class="facts">
+      {(Object.keys(texts) as RuleLeaf[]).map((leaf) => (
+        <>
+          <dt>{page.t.t(LEAF_LABEL[leaf])}</dt>
+          <dd data-leaf={leaf}>{leafShown(page, leaf, texts[leaf], lookups)}</dd>
+        </>
+      ))}
+    </dl>
+  );
+}
+
 function RuleRows({ props }: { props: TaxPageProps }) {
   const { page, rows, editable, countries } = props;
   const { t } = page;
-  const lookups = { countries, classes: props.classes, savedRules: props.savedRules };
   return (
     <>
       {rows.length === 0 ? <p>{t.t('tax.rules.none')}</p> : null}
       {rows.map((row) => {
         if (!row.rule) {
+          // Named by the place of the shop's rule it removes.
+          const basis = props.basisRules.find((rule) => rule.id === row.id);
+          const text = t.t('tax.rule.removed', { id: basis ? placeOf(basis, countries) : row.id });
           return (
             <div class="card" data-rule={row.id}>
               <p>
-                {t.t('tax.rule.removed', { id: row.id })}
+                {text}
                 <OriginBadge page={page} origin={row.origin} />
               </p>
-              {editable ? (
-                <ResetButton
-                  page={page}
-                  field={`rule:${row.id}`}
-                  label={t.t('tax.rule.removed', { id: row.id })}
-                />
-              ) : null}
+              {editable ? <ResetButton page={page} field={`rule:${row.id}`} label={text} /> : null}
             </div>
           );
         }
         const legend = t.t('tax.rule.legend', { place: placeOf(row.rule, countries) });
         if (!editable) {
-          const texts = ruleTexts(row.rule);
           return (
             <section class="card" data-rule={row.id} aria-label={legend}>
               <h3>
                 {legend}
                 <OriginBadge page={page} origin={row.origin} />
               </h3>
-              <dl class="facts">
-                {(Object.keys(texts) as RuleLeaf[]).map((leaf) => (
-                  <>
-                    <dt>{t.t(LEAF_LABEL[leaf])}</dt>
-                    <dd data-leaf={leaf}>{leafShown(page, leaf, texts[leaf], lookups)}</dd>
-                  </>
-                ))}
-              </dl>
+              <RuleFacts props={props} rule={row.rule} />
             </section>
           );
         }
@@ -454,6 +477,83 @@ function RuleRows({ props }: { props: TaxPageProps }) {
         </fieldset>
       ) : null}
     </>
+  );
+}
+
+/**
+ * The main channel's form of the shop's own rules (decision 0049): saved one by one with
+ * `basis.tax_rules.save` at the revision each was rendered with, removed with
+ * `basis.tax_rules.delete`; every channel inherits them. Readers see them as text.
+ */
+function ShopRules({ props, action }: { props: TaxPageProps; action: string }) {
+  const { page, editable, countries, basisRules, shop } = props;
+  const { t } = page;
+  const shopAction = `${action}/shop`;
+  const rules = basisRules.map((rule) => ({
+    rule,
+    legend: t.t('tax.rule.legend', { place: placeOf(rule, countries) }),
+  }));
+  return (
+    <section aria-labelledby="area-shopRules">
+      <h2 id="area-shopRules">{t.t('tax.shop')}</h2>
+      <p class="meta">{t.t('tax.shop.intro')}</p>
+      {shop?.notice ? (
+        <Message kind={shop.notice.kind}>
+          <p>{shop.notice.text}</p>
+          {shop.notice.items && shop.notice.items.length > 0 ? (
+            <ul>
+              {shop.notice.items.map((item) => (
+                <li>{item}</li>
+              ))}
+            </ul>
+          ) : null}
+        </Message>
+      ) : null}
+      {rules.length === 0 ? <p>{t.t('tax.shop.none')}</p> : null}
+      {!editable ? (
+        rules.map(({ rule, legend }) => (
+          <section class="card" data-shop-rule={rule.id} aria-label={legend}>
+            <h3>{legend}</h3>
+            <RuleFacts props={props} rule={rule} />
+          </section>
+        ))
+      ) : (
+        <>
+          <form method="post" action={shopAction}>
+            <CsrfField token={page.csrf} />
+            {rules.map(({ rule, legend }) => (
+              <fieldset class="card" data-shop-rule={rule.id}>
+                <legend>{legend}</legend>
+                <RuleInputs props={props} prefix="shop" id={rule.id} rule={rule} />
+                <input type="hidden" name={`shop:${rule.id}:revision`} value={String(rule.revision)} />
+                <div class="row-actions">
+                  <button
+                    type="submit"
+                    form="shop-remove-form"
+                    class="secondary"
+                    name="remove"
+                    value={`${rule.id}:${rule.revision}`}
+                    aria-label={`${t.t('tax.shop.delete')}: ${legend}`}
+                  >
+                    {t.t('tax.shop.delete')}
+                  </button>
+                </div>
+              </fieldset>
+            ))}
+            <fieldset class="card" data-shop-rule="new">
+              <legend>{t.t('tax.shop.new')}</legend>
+              <p class="hint">{t.t('tax.rule.newHint')}</p>
+              <input type="hidden" name="newShopRuleId" value={shop?.newRuleId ?? ''} />
+              <RuleInputs props={props} prefix="shop" id="new" rule={null} />
+            </fieldset>
+            <button type="submit">{t.t('tax.shop.save')}</button>
+          </form>
+          <form id="shop-remove-form" method="post" action={shopAction}>
+            <CsrfField token={page.csrf} />
+          </form>
+        </>
+      )}
+    </section>
   );
 }
 
@@ -598,6 +698,7 @@ export function TaxPage(props: TaxPageProps) {
           ) : null}
         </Message>
       ) : null}
+      {props.shop ? <ShopRules props={props} action={action} /> : null}
       <p class="meta">
         {t.t('channel.revision', { revision: props.revision, baseRevision: props.baseRevision })}
       </p>

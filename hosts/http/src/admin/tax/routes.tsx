@@ -16,12 +16,15 @@ import {
 } from './pages.tsx';
 import {
   type BasisTaxClass,
+  type BasisTaxRule,
   type CountryRate,
   countryRatesOf,
   fieldOfPointer,
   percent,
   type RuleLeaf,
   ruleRowsOf,
+  shopFieldOfPointer,
+  shopRuleChanges,
   taxChanges,
   taxOverridesAfter,
   taxRenderedValues,
@@ -30,7 +33,9 @@ import {
 // /admin/settings/channels/{id}/tax (issue 20 item 2, decisions 0020, 0022, 0047): a channel's tax
 // destination rules and country rates, read with `merchant.commerce.read` and saved with
 // `merchant.commerce.save` (the channel's own fields as read, the whole overrides document with
-// the form's changes, bound to `revision` and `baseRevision`, as the channel page saves).
+// the form's changes, bound to `revision` and `baseRevision`, as the channel page saves). The main
+// channel's page also edits the shop's own rules, which every channel inherits, with
+// `basis.tax_rules.save|delete` (decision 0049), as its channel page edits the company identity.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -53,15 +58,18 @@ interface Lookups {
   readonly classes: Choice[];
   readonly basisClasses: BasisTaxClass[];
   readonly savedRules: SavedRule[];
+  /** The shop's own rules (`basis.tax_rules.list`). */
+  readonly basisRules: BasisTaxRule[];
 }
 
 /** The basis countries and tax classes and the shop's saved rules, named in the UI language. */
 async function lookupsOf(kit: AdminKit, session: AdminSession, page: PageContext, read: ChannelRead) {
   const locale = page.t.locale;
-  const [countries, classes, automation] = await Promise.all([
+  const [countries, classes, automation, basisRules] = await Promise.all([
     kit.act(session, 'basis.countries.list', {}),
     kit.act(session, 'basis.tax_classes.list', {}),
     kit.act(session, 'automation.list', {}),
+    kit.act(session, 'basis.tax_rules.list', {}),
   ]);
   const regions = new Intl.DisplayNames([locale], { type: 'region' });
   const countryItems = countries.ok
@@ -113,9 +121,12 @@ async function lookupsOf(kit: AdminKit, session: AdminSession, page: PageContext
           rule.data.name?.[locale] ?? rule.data.name?.en ?? Object.values(rule.data.name ?? {})[0] ?? rule.id,
       }))
       .sort((a, b) => a.name.localeCompare(b.name, locale)),
+    basisRules: basisRules.ok ? (basisRules.value as { items: BasisTaxRule[] }).items : [],
   };
   return lookups;
 }
+
+const basisIdsOf = (lookups: Lookups) => new Set(lookups.basisRules.map((rule) => rule.id));
 
 /** Country rates titled with the tax class's name in the UI language. */
 function ratesOf(read: ChannelRead, lookups: Lookups): CountryRate[] {
@@ -136,11 +147,16 @@ async function renderTax(
     notice?: Notice;
     entered?: ReadonlyMap<string, string>;
     errors?: ReadonlyMap<string, string>;
+    /** The message of the shop's rules form (the main channel's page). */
+    shopNotice?: Notice;
   } = {},
 ): Promise<Response> {
   const names = (read.channel.name ?? {}) as Record<string, string>;
   const locale = page.t.locale;
-  const enteredId = extra.entered?.get('newRuleId');
+  const newId = (name: string) => {
+    const entered = extra.entered?.get(name);
+    return entered && UUID.test(entered) ? entered : crypto.randomUUID();
+  };
   return kit.render(
     c,
     <TaxPage
@@ -149,13 +165,15 @@ async function renderTax(
       name={names[locale] ?? names.en ?? Object.values(names)[0] ?? read.id}
       revision={read.revision}
       baseRevision={read.baseRevision}
-      rows={ruleRowsOf(read)}
+      rows={ruleRowsOf(read, basisIdsOf(lookups))}
       rates={ratesOf(read, lookups)}
       countries={lookups.countries}
       classes={lookups.classes}
       savedRules={lookups.savedRules}
       editable={page.session!.principal.permissions.has('settings.write')}
-      newRuleId={enteredId && UUID.test(enteredId) ? enteredId : crypto.randomUUID()}
+      newRuleId={newId('newRuleId')}
+      basisRules={lookups.basisRules}
+      shop={read.isMain ? { newRuleId: newId('newShopRuleId'), notice: extra.shopNotice } : undefined}
       notice={extra.notice}
       entered={extra.entered}
       errors={extra.errors}
@@ -222,6 +240,9 @@ export const taxArea: AdminArea = (app, kit) => {
         ...(saved && /^\d+$/.test(saved)
           ? { notice: { kind: 'ok' as const, text: page.t.t('saved', { revision: Number(saved) }) } }
           : {}),
+        ...(c.req.query('shopSaved') === '1'
+          ? { shopNotice: { kind: 'ok' as const, text: page.t.t('tax.shop.saved') } }
+          : {}),
       });
     }),
   );
@@ -271,7 +292,7 @@ export const taxArea: AdminArea = (app, kit) => {
       baseRevision: Number.isInteger(baseRevision) ? baseRevision : -1,
       language: read.value.language,
       channel: channelFieldsOf(read.value),
-      overrides: taxOverridesAfter(read.value, changes, rates),
+      overrides: taxOverridesAfter(read.value, changes, rates, basisIdsOf(lookups)),
     });
     if (saved.ok) {
       const { revision: now } = saved.value as { revision: number };
@@ -303,5 +324,71 @@ export const taxArea: AdminArea = (app, kit) => {
       errors,
       notice: { kind: 'error', text: t.t('error.refused', { detail: saved.detail }) },
     });
+  });
+  // The shop's own rules, on the main channel's page only: each edited rule saved whole at the
+  // revision it was rendered with, a new one at revision 0, one deleted; every write moves the
+  // basis revision, so the channel form below is rendered again at the new one.
+  app.post('/admin/settings/channels/:channelId/tax/shop', async (c) => {
+    const checked = await kit.checkedForm(c);
+    if (checked instanceof Response) return checked;
+    const { form, page, session } = checked;
+    const { t } = page;
+    const channelId = c.req.param('channelId') ?? '';
+    if (!UUID.test(channelId)) return kit.notFound(c, page);
+    const read = await readChannel(session, channelId);
+    if (!read.ok) return kit.problem(c, page, read);
+    if (!read.value.isMain) return kit.notFound(c, page);
+    const lookups = await lookupsOf(kit, session, page, read.value);
+    const changes = shopRuleChanges(form, lookups.basisRules, t.locale);
+    const entered = new Map<string, string>();
+    for (const [name, value] of Object.entries(form)) {
+      if (typeof value === 'string' && name.startsWith('shop:')) entered.set(name, value);
+    }
+    const newShopRuleId = form.newShopRuleId;
+    if (typeof newShopRuleId === 'string') entered.set('newShopRuleId', newShopRuleId);
+    /** The page again with the shop's rules as stored now (an earlier save of this post may have succeeded). */
+    const again = async (status: number, shopNotice: Notice, errors?: ReadonlyMap<string, string>) => {
+      const now = await readChannel(session, channelId);
+      if (!now.ok) return kit.problem(c, page, now);
+      const lookupsNow = await lookupsOf(kit, session, page, now.value);
+      return renderTax(kit, c, page, now.value, lookupsNow, { status, entered, errors, shopNotice });
+    };
+    if (changes.invalid.length > 0) {
+      const errors = new Map(changes.invalid.map((name) => [name, t.t('tax.error.entry')]));
+      return again(422, { kind: 'error', text: t.t('tax.error.entries', { count: errors.size }) }, errors);
+    }
+    const writes = changes.remove
+      ? [{ id: changes.remove.id, result: await kit.act(session, 'basis.tax_rules.delete', changes.remove) }]
+      : [];
+    for (const save of changes.saves) {
+      const result = await kit.act(session, 'basis.tax_rules.save', {
+        id: save.id,
+        revision: save.revision,
+        ...save.rule,
+      });
+      writes.push({ id: save.id, result });
+      if (!result.ok) break;
+    }
+    const failed = writes.find((write) => !write.result.ok);
+    const back = `/admin/settings/channels/${channelId}/tax`;
+    if (!failed || failed.result.ok) return kit.redirect(c, writes.length > 0 ? `${back}?shopSaved=1` : back);
+    const failure = failed.result;
+    if (failure.code === 'FORBIDDEN') return kit.problem(c, page, failure);
+    if (failure.code === 'STALE_REVISION')
+      return again(409, { kind: 'warning', text: t.t('tax.shop.stale') });
+    if (failure.code === 'REFERENCED') {
+      const references = (failure.extensions?.references ?? []) as { id: string; key?: string | null }[];
+      return again(409, {
+        kind: 'error',
+        text: t.t('tax.shop.referenced'),
+        items: references.map((reference) => reference.key ?? reference.id),
+      });
+    }
+    const errors = new Map<string, string>();
+    for (const error of failure.errors ?? []) {
+      const field = shopFieldOfPointer(error.pointer, failed.id, changes.addedId);
+      if (field) errors.set(field, t.t('tax.error.field', { detail: error.message }));
+    }
+    return again(422, { kind: 'error', text: t.t('error.refused', { detail: failure.detail }) }, errors);
   });
 };

@@ -1,6 +1,7 @@
 // The channel tax page's data (no markup): the tax destination rules and the per-country tax rates
-// of one channel with their provenance, and how a posted form becomes the overrides
-// `merchant.commerce.save` takes. Rates are the channel form's (`channel-form.ts`: its rate fields,
+// of one channel with their provenance, how a posted form becomes the overrides
+// `merchant.commerce.save` takes, and how the main channel's form of the shop's own rules becomes
+// `basis.tax_rules.save|delete` calls (decision 0049). Rates are the channel form's (`channel-form.ts`: its rate fields,
 // parsing and reset are reused); rules are a collection with additions (decisions 0020, 0022, 0047).
 
 import {
@@ -64,23 +65,30 @@ const rulesOf = (read: ChannelRead) => (read.effective.taxRules ?? {}) as Record
 const ruleOverridesOf = (read: ChannelRead) =>
   (read.overrides.taxRules ?? {}) as Record<string, Partial<TaxRule> | null>;
 
+/** A rule of the shop's shared basis as `basis.tax_rules.list` answers it. */
+export interface BasisTaxRule extends TaxRule {
+  readonly id: string;
+  readonly revision: number;
+}
+
 /**
  * The channel's rules: the effective ones (inherited from the basis, overridden, or added by the
- * channel: its overrides hold every field, so nothing of it can come from the basis) and the basis
- * rules it removed (`null` in its overrides). The shared basis holds no rules today
- * (`settingsBasis` answers `taxRules: {}`), so every rule a shop has is a channel's addition.
+ * channel) and the basis rules it removed (`null` in its overrides). `basisIds` names the shop's
+ * rules (decision 0049): any other effective rule is the channel's addition. Without it a rule
+ * whose overrides hold every field counts as added.
  */
-export function ruleRowsOf(read: ChannelRead): RuleRow[] {
+export function ruleRowsOf(read: ChannelRead, basisIds?: ReadonlySet<string>): RuleRow[] {
   const effective = rulesOf(read);
   const overrides = ruleOverridesOf(read);
   const rows: RuleRow[] = Object.keys(effective).map((id) => {
     const override = overrides[id];
     const provenance = read.provenance[`/taxRules/${id}`] ?? 'inherited';
-    const added =
-      provenance === 'overridden' &&
-      override !== null &&
-      override !== undefined &&
-      RULE_LEAVES.every((leaf) => Object.hasOwn(override, leaf));
+    const added = basisIds
+      ? !basisIds.has(id)
+      : provenance === 'overridden' &&
+        override !== null &&
+        override !== undefined &&
+        RULE_LEAVES.every((leaf) => Object.hasOwn(override, leaf));
     return { id, rule: effective[id]!, origin: added ? 'added' : provenance };
   });
   for (const [id, override] of Object.entries(overrides)) {
@@ -100,6 +108,21 @@ export function dateOf(instant: string | null): string {
 }
 
 /**
+ * A postcode condition as JSON with its keys in one order: a stored one comes back from jsonb
+ * with its keys reordered (`{"to","from","kind"}`), and must still equal the same entry parsed.
+ */
+function postcodeJson(postcode: Postcode): string {
+  switch (postcode.kind) {
+    case 'list':
+      return JSON.stringify({ kind: postcode.kind, values: postcode.values });
+    case 'range':
+      return JSON.stringify({ kind: postcode.kind, from: postcode.from, to: postcode.to });
+    default:
+      return JSON.stringify({ kind: postcode.kind, value: postcode.value });
+  }
+}
+
+/**
  * Each leaf of a rule as one comparable text (the `was:` of its fields and the stale save's
  * comparison): stored values exactly, so a field left alone is never rewritten.
  */
@@ -107,7 +130,7 @@ export function ruleTexts(rule: TaxRule): Record<RuleLeaf, string> {
   return {
     country: rule.country,
     state: rule.state ?? '',
-    postcode: rule.postcode === null ? '' : JSON.stringify(rule.postcode),
+    postcode: rule.postcode === null ? '' : postcodeJson(rule.postcode),
     validFrom: rule.validFrom ?? '',
     validUntil: rule.validUntil ?? '',
     priority: String(rule.priority),
@@ -177,18 +200,20 @@ function instantOf(value: string): string | null | undefined {
 }
 
 /**
- * One rule's inputs (`rule:<id>:<input>`) as its leaves. A leaf whose entry does not parse is
+ * One rule's inputs (`<prefix>:<id>:<input>`: `rule` in the channel's form, `shop` in the form of
+ * the shop's rules) as its leaves. A leaf whose entry does not parse is
  * listed in `invalid` (by its input's name) and left out; the operation checks the rest (state of
  * the country, postcode syntax and ranges, the window, the rate's bounds).
  */
 function ruleFromForm(
   body: Record<string, unknown>,
+  prefix: string,
   id: string,
   locale: string,
   was: Record<RuleLeaf, string> | undefined,
   invalid: string[],
 ): Partial<Record<RuleLeaf, unknown>> {
-  const name = (input: string) => `rule:${id}:${input}`;
+  const name = (input: string) => `${prefix}:${id}:${input}`;
   const leaves: Partial<Record<RuleLeaf, unknown>> = {};
   const country = text(body, name('country'));
   if (country !== undefined) leaves.country = country;
@@ -250,8 +275,70 @@ function ruleFromForm(
 /** A leaf's value as `ruleTexts` writes it (to compare a parsed entry with the rendered one). */
 function leafText(leaf: RuleLeaf, value: unknown): string {
   if (value === null) return '';
-  if (leaf === 'postcode') return JSON.stringify(value);
+  if (leaf === 'postcode') return postcodeJson(value as Postcode);
   return String(value);
+}
+
+/**
+ * The leaves of the rule `<prefix>:<id>` whose entry differs from the value the form was rendered
+ * with (`was:<prefix>:<id>:<leaf>`), or null when none does (or the form did not render the rule).
+ */
+function editedLeaves(
+  body: Record<string, unknown>,
+  prefix: string,
+  id: string,
+  locale: string,
+  invalid: string[],
+): Partial<Record<RuleLeaf, unknown>> | null {
+  const was = Object.fromEntries(
+    RULE_LEAVES.map((leaf) => [leaf, text(body, `was:${prefix}:${id}:${leaf}`)]),
+  ) as Record<RuleLeaf, string | undefined>;
+  if (RULE_LEAVES.some((leaf) => was[leaf] === undefined)) return null;
+  const complete = was as Record<RuleLeaf, string>;
+  const leaves = ruleFromForm(body, prefix, id, locale, complete, invalid);
+  const changed = Object.fromEntries(
+    Object.entries(leaves).filter(
+      ([leaf, value]) => leafText(leaf as RuleLeaf, value) !== complete[leaf as RuleLeaf],
+    ),
+  );
+  return Object.keys(changed).length > 0 ? changed : null;
+}
+
+/**
+ * The rule of the form's "add" inputs (`<prefix>:new:<input>`), under the id the form was
+ * rendered with, when a country was chosen; a missing rate or a taken id is invalid.
+ */
+function newRuleOf(
+  body: Record<string, unknown>,
+  prefix: string,
+  newId: string,
+  taken: readonly string[],
+  locale: string,
+  invalid: string[],
+): { readonly id: string; readonly rule: TaxRule } | null {
+  if ((text(body, `${prefix}:new:country`) ?? '') === '') return null;
+  const leaves = ruleFromForm(body, prefix, 'new', locale, undefined, invalid);
+  if (!UUID.test(newId) || taken.includes(newId.toLowerCase())) {
+    invalid.push(`${prefix}:new:country`);
+    return null;
+  }
+  if ((text(body, `${prefix}:new:rate`) ?? '') === '' && !invalid.includes(`${prefix}:new:rate`)) {
+    invalid.push(`${prefix}:new:rate`);
+  }
+  return {
+    id: newId.toLowerCase(),
+    rule: {
+      country: String(leaves.country),
+      state: (leaves.state ?? null) as string | null,
+      postcode: (leaves.postcode ?? null) as Postcode | null,
+      validFrom: (leaves.validFrom ?? null) as string | null,
+      validUntil: (leaves.validUntil ?? null) as string | null,
+      priority: (leaves.priority ?? 0) as number,
+      ruleId: (leaves.ruleId ?? null) as string | null,
+      taxClassId: (leaves.taxClassId ?? null) as string | null,
+      rate: (leaves.rate ?? 0) as number,
+    },
+  };
 }
 
 /**
@@ -269,44 +356,17 @@ export function taxChanges(
   const rows = ruleRowsOf(read);
   for (const row of rows) {
     if (!row.rule) continue;
-    const was = Object.fromEntries(
-      RULE_LEAVES.map((leaf) => [leaf, text(body, `was:rule:${row.id}:${leaf}`)]),
-    ) as Record<RuleLeaf, string | undefined>;
-    if (RULE_LEAVES.some((leaf) => was[leaf] === undefined)) continue;
-    const complete = was as Record<RuleLeaf, string>;
-    const leaves = ruleFromForm(body, row.id, locale, complete, invalid);
-    const changed = Object.fromEntries(
-      Object.entries(leaves).filter(
-        ([leaf, value]) => leafText(leaf as RuleLeaf, value) !== complete[leaf as RuleLeaf],
-      ),
-    );
-    if (Object.keys(changed).length > 0) rules.set(row.id, changed);
+    const changed = editedLeaves(body, 'rule', row.id, locale, invalid);
+    if (changed) rules.set(row.id, changed);
   }
-  let added: TaxChanges['added'] = null;
-  const newId = text(body, 'newRuleId') ?? '';
-  if ((text(body, 'rule:new:country') ?? '') !== '') {
-    const leaves = ruleFromForm(body, 'new', locale, undefined, invalid);
-    if (!UUID.test(newId) || rows.some((row) => row.id === newId)) invalid.push('rule:new:country');
-    else {
-      added = {
-        id: newId.toLowerCase(),
-        rule: {
-          country: String(leaves.country),
-          state: (leaves.state ?? null) as string | null,
-          postcode: (leaves.postcode ?? null) as Postcode | null,
-          validFrom: (leaves.validFrom ?? null) as string | null,
-          validUntil: (leaves.validUntil ?? null) as string | null,
-          priority: (leaves.priority ?? 0) as number,
-          ruleId: (leaves.ruleId ?? null) as string | null,
-          taxClassId: (leaves.taxClassId ?? null) as string | null,
-          rate: (leaves.rate ?? 0) as number,
-        },
-      };
-      if ((text(body, 'rule:new:rate') ?? '') === '' && !invalid.includes('rule:new:rate')) {
-        invalid.push('rule:new:rate');
-      }
-    }
-  }
+  const added = newRuleOf(
+    body,
+    'rule',
+    text(body, 'newRuleId') ?? '',
+    rows.map((row) => row.id),
+    locale,
+    invalid,
+  );
   // Country rates: the channel form's own reading of its rate fields (`rate:` against `was:`).
   const none = { key: 'deliveryCountries', countries: [], all: true, provenance: undefined } as const;
   const rateChanges = formChanges(body, [], none, locale, rates);
@@ -346,9 +406,10 @@ export function taxOverridesAfter(
   read: ChannelRead,
   changes: TaxChanges,
   rates: readonly CountryRate[],
+  basisIds?: ReadonlySet<string>,
 ): Record<string, unknown> {
   const overrides = overridesAfter(read, changes.rateForm);
-  const rows = ruleRowsOf(read);
+  const rows = ruleRowsOf(read, basisIds);
   for (const [id, leaves] of changes.rules) {
     Object.assign(objectAt(objectAt(overrides, 'taxRules'), id), leaves);
   }
@@ -404,6 +465,67 @@ export function taxRenderedValues(
   }
   for (const rate of rates) values.set(rate.key, String(rate.value));
   return values;
+}
+
+/** What a posted form of the shop's rules asks: whole rules to save, or one to delete. */
+export interface ShopRuleChanges {
+  /** Each edited rule whole (stored leaves with the edited ones), and the new rule at revision 0. */
+  readonly saves: readonly { readonly id: string; readonly revision: number; readonly rule: TaxRule }[];
+  /** The new rule's id, when the form adds one. */
+  readonly addedId: string | null;
+  readonly remove: { readonly id: string; readonly revision: number } | null;
+  readonly invalid: readonly string[];
+}
+
+/** A stored rule's leaves, without its id, revision and timestamps. */
+const fieldsOfRule = (stored: BasisTaxRule): TaxRule =>
+  Object.fromEntries(RULE_LEAVES.map((leaf) => [leaf, stored[leaf]])) as unknown as TaxRule;
+
+/**
+ * The changes of a posted form of the shop's rules (`shop:<id>:<input>`, `was:shop:…`,
+ * `shop:<id>:revision`, `newShopRuleId`, `remove` as `<id>:<revision>`): an edited rule is saved
+ * whole at the revision the form was rendered with, so someone else's save in between is stale.
+ */
+export function shopRuleChanges(
+  body: Record<string, unknown>,
+  rules: readonly BasisTaxRule[],
+  locale: string,
+): ShopRuleChanges {
+  const invalid: string[] = [];
+  const removal = /^([0-9a-f-]{36}):(\d{1,9})$/i.exec(text(body, 'remove') ?? '');
+  if (removal && UUID.test(removal[1]!)) {
+    return {
+      saves: [],
+      addedId: null,
+      remove: { id: removal[1]!.toLowerCase(), revision: Number(removal[2]) },
+      invalid,
+    };
+  }
+  const saves: { id: string; revision: number; rule: TaxRule }[] = [];
+  for (const stored of rules) {
+    const changed = editedLeaves(body, 'shop', stored.id, locale, invalid);
+    const revision = Number(text(body, `shop:${stored.id}:revision`));
+    if (changed && Number.isInteger(revision)) {
+      saves.push({ id: stored.id, revision, rule: { ...fieldsOfRule(stored), ...changed } as TaxRule });
+    }
+  }
+  const added = newRuleOf(
+    body,
+    'shop',
+    text(body, 'newShopRuleId') ?? '',
+    rules.map((rule) => rule.id),
+    locale,
+    invalid,
+  );
+  if (added) saves.push({ id: added.id, revision: 0, rule: added.rule });
+  return { saves, addedId: added?.id ?? null, remove: null, invalid };
+}
+
+/** The field of the shop's rules form a `basis.tax_rules.save` error pointer names (`/state` → `shop:<id>:state`). */
+export function shopFieldOfPointer(pointer: string, id: string, addedId: string | null): string | null {
+  const leaf = /^\/([A-Za-z]+)/.exec(pointer)?.[1];
+  if (!leaf || !(RULE_LEAVES as readonly string[]).includes(leaf)) return null;
+  return `shop:${id === addedId ? 'new' : id}:${leaf === 'postcode' ? 'postcodeKind' : leaf}`;
 }
 
 /** The form field an operation's error pointer names (`/overrides/taxRules/<id>/state` → `rule:<id>:state`). */
