@@ -7,38 +7,24 @@
 //
 //   corepack pnpm bench:admin
 //   BENCH_PRODUCTS=2000 BENCH_SECONDS=3 corepack pnpm bench:admin
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { expectOk, type Measured, measure, processUsage } from './http-load.ts';
+import { join } from 'node:path';
+import {
+  type EmbeddedServer,
+  expectOk,
+  type Measured,
+  measure,
+  processUsage,
+  startEmbeddedServer,
+  stopEmbeddedServer,
+} from './http-load.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
-const ROOT = resolve(import.meta.dirname, '..');
 
-interface Server {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly token: string;
-}
-
-/** Starts `cartwright start` on a fresh data directory and waits for its one JSON line. */
-async function startServer(dataDir: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'hosts/cli/src/main.ts', 'start'], {
-    cwd: ROOT,
-    env: { ...process.env, CARTWRIGHT_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  for await (const line of lines) {
-    const { url, token } = JSON.parse(line) as { url: string; token: string };
-    return { child, url, token };
-  }
-  throw new Error('the server stopped before it printed its token');
-}
+type Server = EmbeddedServer;
 
 async function json<T>(response: Response): Promise<T> {
   if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
@@ -112,7 +98,7 @@ function measureRoute(server: Server, name: string, request: () => Promise<Respo
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cartwright-bench-admin-'));
-const server = await startServer(dataDir);
+const server = await startEmbeddedServer(dataDir);
 try {
   const seeded = performance.now();
   await seedProducts(server, PRODUCTS);
@@ -173,7 +159,6 @@ try {
   }
   console.log(`server RSS after the load: ${processUsage(server.child.pid!).rssMiB.toFixed(0)} MiB`);
 } finally {
-  server.child.kill('SIGTERM');
-  await new Promise((done) => server.child.once('exit', done));
+  await stopEmbeddedServer(server);
   rmSync(dataDir, { recursive: true, force: true });
 }

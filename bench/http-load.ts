@@ -1,10 +1,49 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 
 // The HTTP load driver of the benchmarks that run a real server process (bench:store,
 // bench:webhooks): CONCURRENCY loops send one kind of request for SECONDS after a short warm-up,
 // and the server's own CPU is read from /proc (Linux).
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+const ROOT = resolve(import.meta.dirname, '..');
+
+/** `cartwright start` running in its own process on embedded PGlite, with the owner token it printed. */
+export interface EmbeddedServer {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly token: string;
+  /** From spawn to the printed token (a first start: migrations and the demo shop). */
+  readonly startMs: number;
+}
+
+/**
+ * Starts `cartwright start` on `dataDir` (fresh: a first start) and waits for its one JSON line;
+ * with `profileDir` the server writes a .cpuprofile there.
+ */
+export async function startEmbeddedServer(dataDir: string, profileDir?: string): Promise<EmbeddedServer> {
+  const started = performance.now();
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'hosts/cli/src/main.ts', 'start'], {
+    cwd: ROOT,
+    env: { ...process.env, CARTWRIGHT_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  for await (const line of lines) {
+    const { url, token } = JSON.parse(line) as { url: string; token: string };
+    return { child, url, token, startMs: performance.now() - started };
+  }
+  throw new Error('the server stopped before it printed its token');
+}
+
+/** Stops a server started by `startEmbeddedServer` and waits for it to exit. */
+export async function stopEmbeddedServer(server: EmbeddedServer): Promise<void> {
+  server.child.kill('SIGTERM');
+  await new Promise((done) => server.child.once('exit', done));
+}
 
 /** Resident memory (MiB) and CPU ticks used so far by a process (Linux /proc). */
 export function processUsage(pid: number): { rssMiB: number; cpuTicks: number } {

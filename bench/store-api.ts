@@ -7,41 +7,24 @@
 //   corepack pnpm bench:store
 //   BENCH_SECONDS=10 BENCH_CONCURRENCY=8 corepack pnpm bench:store
 //   BENCH_PROFILE=/tmp/profiles corepack pnpm bench:store   (the server writes a .cpuprofile there)
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { expectOk, type Measured, measure, processUsage } from './http-load.ts';
+import { join } from 'node:path';
+import {
+  type EmbeddedServer,
+  expectOk,
+  type Measured,
+  measure,
+  processUsage,
+  startEmbeddedServer,
+  stopEmbeddedServer,
+} from './http-load.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const PROFILE = process.env.BENCH_PROFILE;
-const ROOT = resolve(import.meta.dirname, '..');
 
-interface Server {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly token: string;
-  readonly startMs: number;
-}
-
-/** Starts `cartwright start` on a fresh data directory and waits for its one JSON line. */
-async function startServer(dataDir: string): Promise<Server> {
-  const started = performance.now();
-  const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE)}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'hosts/cli/src/main.ts', 'start'], {
-    cwd: ROOT,
-    env: { ...process.env, CARTWRIGHT_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  for await (const line of lines) {
-    const { url, token } = JSON.parse(line) as { url: string; token: string };
-    return { child, url, token, startMs: performance.now() - started };
-  }
-  throw new Error('the server stopped before it printed its token');
-}
+type Server = EmbeddedServer;
 
 /** CONCURRENCY loops send `request` for SECONDS; every answer must be a 2xx. */
 function measureStore(server: Server, name: string, request: () => Promise<Response>): Promise<Measured> {
@@ -61,7 +44,7 @@ async function json<T>(response: Response): Promise<T> {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cartwright-bench-store-'));
-const server = await startServer(dataDir);
+const server = await startEmbeddedServer(dataDir, PROFILE);
 try {
   await new Promise((done) => setTimeout(done, 2000)); // workers settle after the demo shop
   const afterStart = processUsage(server.child.pid!);
@@ -129,7 +112,6 @@ try {
     );
   }
 } finally {
-  server.child.kill('SIGTERM');
-  await new Promise((done) => server.child.once('exit', done));
+  await stopEmbeddedServer(server);
   rmSync(dataDir, { recursive: true, force: true });
 }
