@@ -6,7 +6,9 @@ import { createHarness, type Harness } from './harness.ts';
 // The channel tax page walked in chromium (decision 0047, "Tax settings"), in English and German:
 // a destination rule for Bavaria with a postcode prefix and a saved rule condition is added and
 // saved (the API agrees), an inherited country rate is removed, a country rate is added, a refusal
-// is shown at its field; a reader sees text only. axe on each screen, screenshots `tax-<locale>-*`.
+// is shown at its field; a rule for Austria is added for the whole shop (decision 0049), inherited
+// by the channel, removed in it and reset; a reader sees text only. axe on each screen,
+// screenshots `tax-<locale>-*`.
 
 let h: Harness;
 let ui: AdminBrowser;
@@ -35,7 +37,7 @@ async function apiRead(): Promise<Read> {
   return read.body as unknown as Read;
 }
 
-/** Puts the main channel's overrides back to none (each walk starts from the same state). */
+/** Puts the main channel's overrides and the shop's rules back to none (each walk starts from the same state). */
 async function clearOverrides() {
   const current = await apiRead();
   const { languages: _, ...channel } = current.channel;
@@ -46,6 +48,11 @@ async function clearOverrides() {
     overrides: {},
   });
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+  const rules = (await staff('GET', '/api/basis/tax-rules')).body.items as { id: string; revision: number }[];
+  for (const rule of rules) {
+    const deleted = await staff('DELETE', `/api/basis/tax-rules/${rule.id}`, { revision: rule.revision });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+  }
 }
 
 describe.skipIf(browserSkipped)('the channel tax page in chromium', () => {
@@ -108,6 +115,10 @@ describe.skipIf(browserSkipped)('the channel tax page in chromium', () => {
       removedRate: 'Standard in Germany: removed: the default rate applies',
       addedRate: 'Reduced in Austria',
       refusal: 'is not a subdivision of AT',
+      shopSaved: 'every channel inherits the shop’s rules',
+      shopRule: 'Rule for Austria',
+      removedRule: 'A rule of the shared settings (Austria) is removed in this channel.',
+      shopRate: '10.5',
     },
     de: {
       link: 'Steuerregeln',
@@ -117,6 +128,10 @@ describe.skipIf(browserSkipped)('the channel tax page in chromium', () => {
       removedRate: 'Normal in Deutschland: entfernt: Es gilt der Standardsatz',
       addedRate: 'Reduced in Österreich',
       refusal: 'is not a subdivision of AT',
+      shopSaved: 'Alle Kanäle übernehmen die Regeln des Shops',
+      shopRule: 'Regel für Österreich',
+      removedRule: 'Eine Regel der gemeinsamen Einstellungen (Österreich) ist in diesem Kanal entfernt.',
+      shopRate: '10,5',
     },
   } as const;
 
@@ -210,6 +225,41 @@ describe.skipIf(browserSkipped)('the channel tax page in chromium', () => {
         );
         await ui.shot(page, `tax-${locale}-04-rates`);
         expect(await ui.seriousViolations(page)).toEqual([]);
+
+        // A rule of the whole shop for Austria, in the shop's form: every channel inherits it.
+        await page.selectOption('#f-shop-new-country', 'AT');
+        await page.fill('#f-shop-new-rate', TEXT[locale].shopRate);
+        await page.click(`form[action="${taxPath}/shop"] > button[type="submit"]`);
+        await page.locator('[role="status"]', { hasText: TEXT[locale].shopSaved }).waitFor();
+        const shopRules = (await staff('GET', '/api/basis/tax-rules')).body.items as Record<
+          string,
+          unknown
+        >[];
+        expect(shopRules).toHaveLength(1);
+        expect(shopRules[0]).toMatchObject({ country: 'AT', state: null, postcode: null, rate: 1050 });
+        const shopId = shopRules[0]!.id as string;
+        const inherited = page.locator(`[data-rule="${shopId}"]`);
+        expect(await inherited.locator('legend').textContent()).toContain(TEXT[locale].shopRule);
+        expect(await inherited.locator('legend .badge.inherited').count()).toBe(1);
+        expect(await page.inputValue(`#f-shop-${shopId}-rate`)).toBe(TEXT[locale].shopRate);
+        await ui.shot(page, `tax-${locale}-05-shop-rule`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+
+        // Removed in this channel only (null), then reset: inherited again.
+        read = await apiRead();
+        await page.click(`button[name="remove"][value="rule:${shopId}"]`);
+        await savedAt(read.revision + 1);
+        read = await apiRead();
+        expect(read.overrides.taxRules?.[shopId]).toBeNull();
+        expect(await page.textContent(`[data-rule="${shopId}"]`)).toContain(TEXT[locale].removedRule);
+        expect((await staff('GET', '/api/basis/tax-rules')).body.items).toHaveLength(1);
+        await ui.shot(page, `tax-${locale}-06-shop-rule-removed`);
+        expect(await ui.seriousViolations(page)).toEqual([]);
+        await page.click(`button[name="reset"][value="rule:${shopId}"]`);
+        await savedAt(read.revision + 1);
+        read = await apiRead();
+        expect(read.overrides.taxRules?.[shopId]).toBeUndefined();
+        expect(read.provenance[`/taxRules/${shopId}`]).toBe('inherited');
         expect(refused).toEqual([]);
       } finally {
         await context.close();
@@ -223,10 +273,11 @@ describe.skipIf(browserSkipped)('the channel tax page in chromium', () => {
         expect(await reader.page.locator('main input, main select, main button').count()).toBe(0);
         expect(await reader.page.textContent('main')).toContain(TEXT[locale].rule);
         expect(await reader.page.textContent('main')).toContain(TEXT[locale].removedRate);
+        expect(await reader.page.textContent('[data-shop-rule]')).toContain(TEXT[locale].shopRule);
         expect(await reader.page.textContent(`[data-field="taxRates.${reducedTax}.AT"]`)).toContain(
           TEXT[locale].added,
         );
-        await ui.shot(reader.page, `tax-${locale}-05-reader`);
+        await ui.shot(reader.page, `tax-${locale}-07-reader`);
         expect(await ui.seriousViolations(reader.page)).toEqual([]);
         expect(reader.refused).toEqual([]);
       } finally {
