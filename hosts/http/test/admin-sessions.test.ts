@@ -641,6 +641,70 @@ describe('the channel’s own fields, company identity, creating and deleting ch
     expect((await readOf(id)).channel.languages).toEqual(['de', 'en']);
   });
 
+  it('limits the catalog to ticked categories of the tree and sets the navigation root; unticking all sells the whole catalog', async () => {
+    const id = await extraChannel();
+    const [tea, green, cups] = [
+      '0190f0c8-0000-7000-8000-00000000ca01',
+      '0190f0c8-0000-7000-8000-00000000ca02',
+      '0190f0c8-0000-7000-8000-00000000ca03',
+    ];
+    for (const [category, parentId, name, position] of [
+      [tea, null, 'Tea', 1],
+      [green, tea, 'Green tea', 1],
+      [cups, null, 'Cups', 2],
+    ] as const) {
+      expect(
+        (
+          await staff('PUT', `/api/catalog/categories/${category}`, {
+            revision: 0,
+            parentId,
+            position,
+            translations: { en: { name } },
+          })
+        ).status,
+      ).toBe(200);
+    }
+    const b = browser();
+    expect((await b.signIn({ token: h.shopA.token })).status).toBe(303);
+    const path = `/admin/settings/channels/${id}`;
+    const page = await b.request('GET', path);
+    // The tree in order, the child indented under its parent; nothing ticked: the whole catalog.
+    const order = [tea, green, cups].map((category) => page.html.indexOf(`id="f-category-${category}"`));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(page.html).toMatch(
+      new RegExp(`<li class="depth-1"><input type="checkbox" id="f-category-${green}"`),
+    );
+    const fields = formFields(page.html);
+    expect(fields[`category:${green}`]).toBeUndefined();
+    expect(fields['choice:channel.navigation']).toBe('');
+
+    const saved = await b.request('POST', path, {
+      ...fields,
+      [`category:${green}`]: 'on',
+      [`category:${cups}`]: 'on',
+      'choice:channel.navigation': tea,
+    });
+    expect(saved.status).toBe(303);
+    const read = await readOf(id);
+    expect(read.channel).toMatchObject({
+      catalog: { categoryIds: [green, cups].sort() },
+      navigation: { rootCategoryId: tea },
+    });
+    const shown = formFields((await b.request('GET', path)).html);
+    expect(shown[`category:${green}`]).toBe('on');
+    expect(shown['choice:channel.navigation']).toBe(tea);
+    // Saved untouched: the choices stay.
+    expect((await b.request('POST', path, shown)).status).toBe(303);
+    expect((await readOf(id)).channel).toEqual(read.channel);
+
+    // None ticked and no root: the whole catalog, no navigation root.
+    const current = formFields((await b.request('GET', path)).html);
+    const { [`category:${green}`]: _green, [`category:${cups}`]: _cups, ...none } = current;
+    expect((await b.request('POST', path, { ...none, 'choice:channel.navigation': '' })).status).toBe(303);
+    expect((await readOf(id)).channel).toMatchObject({ catalog: null, navigation: null });
+  });
+
   it('overrides company fields one by one (text, list, address, an emptied one), resets one; a channel with overrides is not deleted', async () => {
     expect(
       (

@@ -355,11 +355,70 @@ export interface OwnFields {
   readonly domains: readonly Domain[];
   /** The shop's enabled languages (what a channel may choose among). */
   readonly shopLanguages: readonly string[];
+  /** The categories the channel's catalog is limited to (empty: the whole catalog). */
+  readonly categoryIds: readonly string[];
+  /** The category the channel's navigation starts at (null: none set). */
+  readonly navigationRoot: string | null;
+  /** The shop's categories as a tree in display order, plus any the channel names that are gone. */
+  readonly categories: readonly CategoryOption[];
 }
 
-export function ownFieldsOf(read: ChannelRead, locale: string): OwnFields {
+/** A category offered for the channel's catalog and navigation. */
+export interface CategoryOption {
+  readonly id: string;
+  /** Its name in the UI language, else the main language's, else its id. */
+  readonly name: string;
+  /** 0 for a top-level category. */
+  readonly depth: number;
+}
+
+/** A category as `catalog.categories.list` answers it (the fields used here). */
+export interface CategoryRecord {
+  readonly id: string;
+  readonly parentId: string | null;
+  readonly position: number;
+  readonly translations: Record<string, { name?: string | null }>;
+}
+
+/** The categories in tree order (parents first, siblings by position), with their depth. */
+export function categoryOptions(
+  records: readonly CategoryRecord[],
+  locale: string,
+  mainLanguage: string,
+): CategoryOption[] {
+  const children = new Map<string | null, CategoryRecord[]>();
+  const known = new Set(records.map((record) => record.id));
+  for (const record of records) {
+    // A parent outside the list (none should be) puts the category at the top.
+    const parent = record.parentId !== null && known.has(record.parentId) ? record.parentId : null;
+    children.set(parent, [...(children.get(parent) ?? []), record]);
+  }
+  const options: CategoryOption[] = [];
+  const visit = (parent: string | null, depth: number) => {
+    const level = [...(children.get(parent) ?? [])].sort((a, b) => a.position - b.position);
+    for (const record of level) {
+      const name = record.translations[locale]?.name || record.translations[mainLanguage]?.name || record.id;
+      options.push({ id: record.id, name, depth });
+      if (depth < 32) visit(record.id, depth + 1);
+    }
+  };
+  visit(null, 0);
+  return options;
+}
+
+export function ownFieldsOf(
+  read: ChannelRead,
+  locale: string,
+  categories: readonly CategoryOption[] = [],
+): OwnFields {
   const names = (read.channel.name ?? {}) as Record<string, string>;
   const languages = (read.effective.languages ?? {}) as Record<string, { active?: boolean }>;
+  const catalog = read.channel.catalog as { categoryIds?: string[] } | null | undefined;
+  const navigation = read.channel.navigation as { rootCategoryId?: string | null } | null | undefined;
+  const categoryIds = catalog?.categoryIds ?? [];
+  const navigationRoot = navigation?.rootCategoryId ?? null;
+  const listed = new Set(categories.map((category) => category.id));
+  const gone = [...categoryIds, ...(navigationRoot ? [navigationRoot] : [])].filter((id) => !listed.has(id));
   return {
     names,
     name: names[locale] ?? '',
@@ -369,7 +428,15 @@ export function ownFieldsOf(read: ChannelRead, locale: string): OwnFields {
     shopLanguages: Object.keys(languages)
       .filter((code) => languages[code]?.active === true)
       .sort(),
+    categoryIds,
+    navigationRoot,
+    categories: [...categories, ...[...new Set(gone)].map((id) => ({ id, name: id, depth: 0 }))],
   };
+}
+
+/** The catalog's categories as one comparable text (`was:channel.catalog`). */
+export function categoriesText(ids: readonly string[]): string {
+  return [...ids].sort().join(',');
 }
 
 /** The own fields a posted form changed (absent: unchanged). */
@@ -378,6 +445,10 @@ export interface OwnChanges {
   readonly mode?: Mode;
   readonly languages?: readonly string[];
   readonly domains?: readonly Domain[];
+  /** The catalog's categories (null: the whole catalog). */
+  readonly catalog?: { readonly categoryIds: readonly string[] } | null;
+  /** The navigation's root category (null: none). */
+  readonly navigation?: { readonly rootCategoryId: string } | null;
 }
 
 /** The domain rows of a posted form in their order: rows marked for removal and blank rows left out. */
@@ -417,8 +488,23 @@ function ownChanges(body: Record<string, unknown>, own: OwnFields, isMain: boole
     const rows = postedDomains(body);
     if (domainsText(rows) !== body['was:channel.domains']) changes.domains = rows;
   }
+  if (typeof body['was:channel.catalog'] === 'string') {
+    const chosen = Object.keys(body)
+      .filter((name) => name.startsWith('category:') && body[name] === 'on')
+      .map((name) => name.slice('category:'.length))
+      .filter((id) => UUID_TEXT.test(id));
+    if (categoriesText(chosen) !== body['was:channel.catalog'])
+      changes.catalog = chosen.length === 0 ? null : { categoryIds: [...chosen].sort() };
+  }
+  const root = body['choice:channel.navigation'];
+  if (typeof root === 'string' && typeof body['was:channel.navigation'] === 'string') {
+    if (root !== body['was:channel.navigation'] && (root === '' || UUID_TEXT.test(root)))
+      changes.navigation = root === '' ? null : { rootCategoryId: root };
+  }
   return changes;
 }
+
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The channel's own fields as a save sends them: as read (the main channel sends no languages),
@@ -450,6 +536,10 @@ export function channelFieldsOf(
   if (own?.mode) fields.mode = own.mode;
   if (own?.languages && !read.isMain) fields.languages = [...own.languages];
   if (own?.domains) fields.domains = own.domains.map((domain) => ({ ...domain }));
+  if (own?.catalog !== undefined)
+    fields.catalog = own.catalog === null ? null : { categoryIds: [...own.catalog.categoryIds] };
+  if (own?.navigation !== undefined)
+    fields.navigation = own.navigation === null ? null : { ...own.navigation };
   return fields;
 }
 
@@ -891,6 +981,8 @@ export function renderedValues(
     values.set('channel.mode', more.fields.mode);
     if (!more.isMain) values.set('channel.languages', more.fields.languages.join(','));
     values.set('channel.domains', domainsText(more.fields.domains));
+    values.set('channel.catalog', categoriesText(more.fields.categoryIds));
+    values.set('channel.navigation', more.fields.navigationRoot ?? '');
   }
   for (const field of more.company ?? []) values.set(field.key, field.text);
   for (const field of rateFields) values.set(field.key, String(field.value));

@@ -7,6 +7,7 @@ import {
   COMPANY_GROUPS,
   type CompanyField,
   type CompanyKind,
+  categoriesText,
   type DeliveryChoice,
   type Domain,
   domainsText,
@@ -623,6 +624,7 @@ function OwnFields({
               ))}
             </ul>
           )}
+          <CatalogFields page={page} fields={fields} editable={false} />
         </div>
       </section>
     );
@@ -757,8 +759,99 @@ function OwnFields({
           })}
           <input type="hidden" name="was:channel.domains" value={domainsText(fields.domains)} />
         </fieldset>
+        <CatalogFields page={page} fields={fields} editable entered={entered} errors={errors} />
       </fieldset>
     </section>
+  );
+}
+
+/**
+ * The channel's catalog (the categories it sells; none ticked: the whole catalog) and the category
+ * its navigation starts at, from the shop's category tree in the UI language.
+ */
+function CatalogFields({
+  page,
+  fields,
+  editable,
+  entered,
+  errors,
+}: {
+  page: PageContext;
+  fields: OwnFieldsData;
+  editable: boolean;
+  entered?: ReadonlyMap<string, string> | undefined;
+  errors?: ReadonlyMap<string, string> | undefined;
+}) {
+  const { t } = page;
+  const nameOf = (id: string) => fields.categories.find((category) => category.id === id)?.name ?? id;
+  if (!editable) {
+    return (
+      <>
+        <p data-field="channel.catalog">
+          {t.t('field.catalog')}:{' '}
+          {fields.categoryIds.length === 0 ? t.t('catalog.whole') : fields.categoryIds.map(nameOf).join(', ')}
+        </p>
+        <p data-field="channel.navigation">
+          {t.t('field.navigation')}:{' '}
+          {fields.navigationRoot === null ? t.t('navigation.none') : nameOf(fields.navigationRoot)}
+        </p>
+      </>
+    );
+  }
+  const chosen = new Set(entered?.get('channel.catalog')?.split(',') ?? fields.categoryIds);
+  const root = entered?.get('channel.navigation') ?? fields.navigationRoot ?? '';
+  const catalogError = errorIdOf(errors, 'channel.catalog');
+  const navigationError = errorIdOf(errors, 'channel.navigation');
+  return (
+    <>
+      <fieldset
+        class="field"
+        data-field="channel.catalog"
+        aria-describedby={describedBy('f-catalog-hint', catalogError)}
+      >
+        <legend>{t.t('field.catalog')}</legend>
+        <p class="hint" id="f-catalog-hint">
+          {t.t(fields.categories.length === 0 ? 'catalog.noCategories' : 'catalog.hint')}
+        </p>
+        {catalogError ? <FieldError id={catalogError} text={errors?.get('channel.catalog')} /> : null}
+        {fields.categories.length === 0 ? null : (
+          <ul class="choices">
+            {fields.categories.map((category) => (
+              <li class={`depth-${Math.min(category.depth, 4)}`}>
+                <input
+                  type="checkbox"
+                  id={`f-category-${category.id}`}
+                  name={`category:${category.id}`}
+                  checked={chosen.has(category.id)}
+                />
+                <label for={`f-category-${category.id}`}>{category.name}</label>
+              </li>
+            ))}
+          </ul>
+        )}
+        <input type="hidden" name="was:channel.catalog" value={categoriesText(fields.categoryIds)} />
+      </fieldset>
+      <div class="field" data-field="channel.navigation">
+        <label for="f-channel-navigation">{t.t('field.navigation')}</label>
+        <select
+          id="f-channel-navigation"
+          name="choice:channel.navigation"
+          aria-invalid={navigationError ? 'true' : undefined}
+          aria-describedby={navigationError}
+        >
+          <option value="">{t.t('navigation.none')}</option>
+          {fields.categories.map((category) => (
+            <option value={category.id} selected={category.id === root}>
+              {`${'– '.repeat(Math.min(category.depth, 4))}${category.name}`}
+            </option>
+          ))}
+        </select>
+        <input type="hidden" name="was:channel.navigation" value={fields.navigationRoot ?? ''} />
+        {navigationError ? (
+          <FieldError id={navigationError} text={errors?.get('channel.navigation')} />
+        ) : null}
+      </div>
+    </>
   );
 }
 

@@ -22,8 +22,11 @@ import {
   type BasisCompanyValue,
   type BasisCountries,
   basisCompanyAfter,
+  type CategoryRecord,
   type ChannelRead,
   COMPANY_FIELDS,
+  categoriesText,
+  categoryOptions,
   changedFields,
   channelFieldsOf,
   companyFieldsOf,
@@ -119,7 +122,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function fieldOfPointer(pointer: string): string | undefined {
   const domain = /^\/channel\/domains\/(\d+)\/(url|language|currency)$/.exec(pointer);
   if (domain) return `domain:${domain[1]}.${domain[2]}`;
-  const own = /^\/channel\/(name|mode|languages|domains)(\/|$)/.exec(pointer);
+  const own = /^\/channel\/(name|mode|languages|domains|catalog|navigation)(\/|$)/.exec(pointer);
   if (own) return `channel.${own[1]}`;
   if (pointer.startsWith('/overrides/company/')) {
     const key = `company.${pointer.slice('/overrides/company/'.length).replaceAll('/', '.')}`;
@@ -406,6 +409,17 @@ export function mountAdmin(
   /** The shop's enabled languages (`basis.languages.list`). */
   const shopLanguages = (session: AdminSession) => activeCodes(session, 'basis.languages.list');
 
+  /**
+   * The shop's categories for a channel's catalog and navigation (`catalog.categories.list`); none
+   * when the member may not read the catalog (the channel's own choices then show by id).
+   */
+  const shopCategories = async (session: AdminSession, locale: string, mainLanguage: string) => {
+    if (!session.principal.permissions.has('catalog.read')) return [];
+    const listed = await act(services, session, 'catalog.categories.list', {});
+    if (!listed.ok) return [];
+    return categoryOptions((listed.value as { items: CategoryRecord[] }).items, locale, mainLanguage);
+  };
+
   /** The shop's active currencies (`basis.currencies.list`): a domain's currency is one of them. */
   const shopCurrencies = (session: AdminSession) => activeCodes(session, 'basis.currencies.list');
 
@@ -608,10 +622,11 @@ export function mountAdmin(
   ) => {
     const session = context.session!;
     const editable = session.principal.permissions.has('settings.write');
-    const [countries, currencies, company] = await Promise.all([
+    const [countries, currencies, company, categories] = await Promise.all([
       basisCountries(session),
       editable ? shopCurrencies(session) : Promise.resolve([]),
       read.isMain ? act(services, session, 'company.get', {}) : Promise.resolve(undefined),
+      shopCategories(session, context.t.locale, read.mainLanguage),
     ]);
     const languages = Array.isArray(read.channel.languages)
       ? (read.channel.languages as string[])
@@ -632,7 +647,7 @@ export function mountAdmin(
         delivery={deliveryOf(read, countries)}
         own={ownSwitchesOf(read)}
         isMain={read.isMain}
-        fields={ownFieldsOf(read, context.t.locale)}
+        fields={ownFieldsOf(read, context.t.locale, categories)}
         currencies={currencies}
         company={companyFieldsOf(read)}
         companyBasis={
@@ -729,6 +744,10 @@ export function mountAdmin(
     }
     if (typeof form['was:channel.domains'] === 'string')
       entered.set('channel.domains', domainsText(postedDomains(form)));
+    if (changes.own.catalog !== undefined)
+      entered.set('channel.catalog', categoriesText(changes.own.catalog?.categoryIds ?? []));
+    if (typeof form['choice:channel.navigation'] === 'string')
+      entered.set('channel.navigation', form['choice:channel.navigation']);
     for (const field of company) {
       const posted = postedCompanyValue(form, field.key, field.kind);
       if (posted) entered.set(field.key, posted.text);
@@ -767,6 +786,7 @@ export function mountAdmin(
     }
     if (saved.code === 'STALE_REVISION') {
       // What changed since the form was rendered: the values it was rendered with (`was:`) against now.
+      const categories = await shopCategories(session, context.t.locale, read.value.mainLanguage);
       const delivery = deliveryOf(read.value);
       const now = renderedValues(entries, delivery, ownSwitchesOf(read.value), rates, {
         fields,
@@ -794,6 +814,8 @@ export function mountAdmin(
         if (key === 'channel.mode') return t.t('field.mode');
         if (key === 'channel.languages') return t.t('field.languages');
         if (key === 'channel.domains') return t.t('field.domains');
+        if (key === 'channel.catalog') return t.t('field.catalog');
+        if (key === 'channel.navigation') return t.t('field.navigation');
         if (key.startsWith('company.')) return t.t('company.field', { field: key.split('.').at(-1)! });
         const title = entryOf(key)?.title ?? key;
         const field = key.split('.')[2];
@@ -806,6 +828,10 @@ export function mountAdmin(
       };
       const shown = (key: string, value: string) => {
         if (key === 'channel.name') return value;
+        const categoryName = (id: string) => categories.find((category) => category.id === id)?.name ?? id;
+        if (key === 'channel.catalog')
+          return value === '' ? t.t('catalog.whole') : value.split(',').map(categoryName).join(', ');
+        if (key === 'channel.navigation') return value === '' ? t.t('navigation.none') : categoryName(value);
         if (key === 'channel.mode') return t.t('mode.label', { mode: value });
         if (key === 'channel.languages') {
           return value
