@@ -624,3 +624,54 @@ describe('company identity, field by field', () => {
     expect(await h.digest()).toBe(before);
   });
 });
+
+describe('a channel’s catalog and navigation', () => {
+  it('names only categories of this shop: an unknown one or another shop’s is refused at its place', async () => {
+    const own = '0190f0c8-0000-7000-8000-0000000ca701';
+    const foreign = '0190f0c8-0000-7000-8000-0000000ca702';
+    expectOk(
+      await staff('PUT', `/api/catalog/categories/${own}`, {
+        revision: 0,
+        translations: { en: { name: 'Tea' } },
+      }),
+    );
+    expect(
+      (
+        await h.call('PUT', `/api/catalog/categories/${foreign}`, {
+          token: h.shopB.token,
+          body: { revision: 0, translations: { en: { name: 'Theirs' } } },
+        })
+      ).status,
+    ).toBe(200);
+    const second = expectOk(await read(SECOND));
+    const save = (channel: Record<string, unknown>) =>
+      staff('PUT', `/api/merchant/commerce/channels/${SECOND}`, {
+        revision: second.revision,
+        baseRevision: second.baseRevision,
+        channel: { ...(second.channel as object), ...channel },
+        overrides: second.overrides,
+      });
+    const before = await h.digest();
+    const refused = await save({
+      catalog: { categoryIds: [own, foreign] },
+      navigation: { rootCategoryId: '0190f0c8-0000-7000-8000-0000000ca7ff' },
+    });
+    expect(refused.status).toBe(422);
+    expect((refused.body as { errors: { pointer: string }[] }).errors.map((error) => error.pointer)).toEqual([
+      '/channel/catalog/categoryIds/1',
+      '/channel/navigation/rootCategoryId',
+    ]);
+    expect(await h.digest()).toBe(before);
+    const saved = expectOk(
+      await save({ catalog: { categoryIds: [own] }, navigation: { rootCategoryId: own } }),
+    );
+    expect(saved.channel).toMatchObject({
+      catalog: { categoryIds: [own] },
+      navigation: { rootCategoryId: own },
+    });
+    // The category is now in use: deleting it is refused, naming the channel.
+    const deleted = await staff('DELETE', `/api/catalog/categories/${own}?revision=1`);
+    expect(deleted.status).toBe(409);
+    expect(JSON.stringify(deleted.body)).toContain(SECOND);
+  });
+});

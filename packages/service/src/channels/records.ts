@@ -5,6 +5,7 @@ import {
   deleteChannel,
   deleteChannelGrants,
   type Executor,
+  findCategoryIds,
   findChannel,
   findDefinitions,
   findReferences,
@@ -206,6 +207,35 @@ export function taxRuleFailure(
     });
   }
   return null;
+}
+
+/**
+ * Refuses a catalog or navigation naming a category the shop does not have. The categories found
+ * are held FOR SHARE until the save commits: a category delete waits, then sees the channel.
+ */
+async function unknownCategories(
+  tx: Executor,
+  tenantId: string,
+  channel: ChannelFields,
+): Promise<Failure | null> {
+  const named = [
+    ...(channel.catalog?.categoryIds ?? []).map((id, index) => ({
+      id,
+      pointer: `/channel/catalog/categoryIds/${index}`,
+    })),
+    ...(channel.navigation?.rootCategoryId
+      ? [{ id: channel.navigation.rootCategoryId, pointer: '/channel/navigation/rootCategoryId' }]
+      : []),
+  ];
+  if (named.length === 0) return null;
+  const found = new Set(
+    await findCategoryIds(tx, tenantId, [...new Set(named.map((use) => use.id))].sort(), 'share'),
+  );
+  const missing = named.filter((use) => !found.has(use.id));
+  if (missing.length === 0) return null;
+  return fail('VALIDATION_FAILED', 'The channel names a category this shop does not have.', {
+    errors: missing.map((use) => ({ pointer: use.pointer, message: 'unknown category' })),
+  });
 }
 
 /**
@@ -508,6 +538,8 @@ async function save(
   }
   const refused = await refuseDisabledLanguages(tx, { tenantId }, languagesOfSave(input));
   if (refused) return refused;
+  const unknownCategory = await unknownCategories(tx, tenantId, input.channel);
+  if (unknownCategory) return unknownCategory;
   const basis = await settingsBasis(tx, tenantId);
   const written = withContentLanguage(input.overrides as JsonObject, input.language);
   if (!written.ok) return written;
