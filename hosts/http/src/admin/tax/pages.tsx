@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { formatRate } from '../channel-form.ts';
 import type { MessageKey } from '../i18n.ts';
-import { CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
+import { CsrfField, Layout, NoticeMessage, type PageContext } from '../layout.tsx';
 import { ProvenanceBadge, ResetButton } from '../pages.tsx';
 import {
   type BasisTaxRule,
@@ -497,18 +497,7 @@ function ShopRules({ props, action }: { props: TaxPageProps; action: string }) {
     <section aria-labelledby="area-shopRules">
       <h2 id="area-shopRules">{t.t('tax.shop')}</h2>
       <p class="meta">{t.t('tax.shop.intro')}</p>
-      {shop?.notice ? (
-        <Message kind={shop.notice.kind}>
-          <p>{shop.notice.text}</p>
-          {shop.notice.items && shop.notice.items.length > 0 ? (
-            <ul>
-              {shop.notice.items.map((item) => (
-                <li>{item}</li>
-              ))}
-            </ul>
-          ) : null}
-        </Message>
-      ) : null}
+      {shop?.notice ? <NoticeMessage {...shop.notice} /> : null}
       {rules.length === 0 ? <p>{t.t('tax.shop.none')}</p> : null}
       {!editable ? (
         rules.map(({ rule, legend }) => (
@@ -686,18 +675,7 @@ export function TaxPage(props: TaxPageProps) {
         <a href={`/admin/settings/channels/${props.channelId}`}>{t.t('tax.back')}</a>
       </p>
       <p>{t.t('tax.intro')}</p>
-      {props.notice ? (
-        <Message kind={props.notice.kind}>
-          <p>{props.notice.text}</p>
-          {props.notice.items && props.notice.items.length > 0 ? (
-            <ul>
-              {props.notice.items.map((item) => (
-                <li>{item}</li>
-              ))}
-            </ul>
-          ) : null}
-        </Message>
-      ) : null}
+      {props.notice ? <NoticeMessage {...props.notice} /> : null}
       {props.shop ? <ShopRules props={props} action={action} /> : null}
       <p class="meta">
         {t.t('channel.revision', { revision: props.revision, baseRevision: props.baseRevision })}
