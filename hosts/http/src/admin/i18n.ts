@@ -653,6 +653,14 @@ export function translator(locale: Locale): Translator {
   };
 }
 
+/**
+ * An admin label held per language (a channel's or a saved rule's name, decision 0029) in the UI
+ * language, else English, else any; `fallback` when it has none.
+ */
+export function nameIn(names: Record<string, string>, locale: Locale, fallback: string): string {
+  return names[locale] ?? names.en ?? Object.values(names)[0] ?? fallback;
+}
+
 /** The UI locale: a chosen one (cookie) if known, else the first of Accept-Language we speak, else English. */
 export function pickLocale(chosen: string | undefined, acceptLanguage: string | undefined): Locale {
   if (chosen && (LOCALES as readonly string[]).includes(chosen)) return chosen as Locale;

@@ -45,7 +45,7 @@ import {
   rateFieldsOf,
   renderedValues,
 } from './channel-form.ts';
-import { type Locale, type MessageKey, pickLocale, translator } from './i18n.ts';
+import { type Locale, type MessageKey, nameIn, pickLocale, translator } from './i18n.ts';
 import type { AdminKit, FormBody } from './kit.ts';
 import type { PageContext } from './layout.tsx';
 import {
@@ -105,11 +105,6 @@ async function formOf(c: Context): Promise<FormBody | null> {
   } catch {
     return null;
   }
-}
-
-// Channel names are admin labels in the UI languages (decision 0029).
-function nameIn(names: Record<string, string>, locale: Locale, fallback: string): string {
-  return names[locale] ?? names.en ?? Object.values(names)[0] ?? fallback;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

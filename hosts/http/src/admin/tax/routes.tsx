@@ -2,6 +2,7 @@
 import type { AdminSession } from '@cartwright/service';
 import type { Context } from 'hono';
 import { type ChannelRead, changedFields, channelFieldsOf } from '../channel-form.ts';
+import { nameIn } from '../i18n.ts';
 import type { AdminArea, AdminKit, FormBody } from '../kit.ts';
 import type { PageContext } from '../layout.tsx';
 import {
@@ -117,8 +118,7 @@ async function lookupsOf(kit: AdminKit, session: AdminSession, page: PageContext
       .map((rule) => ({
         id: rule.id,
         active: rule.active,
-        name:
-          rule.data.name?.[locale] ?? rule.data.name?.en ?? Object.values(rule.data.name ?? {})[0] ?? rule.id,
+        name: nameIn(rule.data.name ?? {}, locale, rule.id),
       }))
       .sort((a, b) => a.name.localeCompare(b.name, locale)),
     basisRules: basisRules.ok ? (basisRules.value as { items: BasisTaxRule[] }).items : [],
@@ -162,7 +162,7 @@ async function renderTax(
     <TaxPage
       page={page}
       channelId={read.id}
-      name={names[locale] ?? names.en ?? Object.values(names)[0] ?? read.id}
+      name={nameIn(names, locale, read.id)}
       revision={read.revision}
       baseRevision={read.baseRevision}
       rows={ruleRowsOf(read, basisIdsOf(lookups))}
