@@ -4,6 +4,7 @@
 // `basis.tax_rules.save|delete` calls (decision 0049). Rates are the channel form's (`channel-form.ts`: its rate fields,
 // parsing and reset are reused); rules are a collection with additions (decisions 0020, 0022, 0047).
 
+import type { TaxDestinationRule, TaxPostcodeCondition } from '@cartwright/commerce';
 import {
   type ChannelRead,
   type FormChanges,
@@ -30,24 +31,8 @@ export const RULE_LEAVES = [
 ] as const;
 export type RuleLeaf = (typeof RULE_LEAVES)[number];
 
-export type Postcode =
-  | { readonly kind: 'single'; readonly value: string }
-  | { readonly kind: 'list'; readonly values: readonly string[] }
-  | { readonly kind: 'prefix'; readonly value: string }
-  | { readonly kind: 'range'; readonly from: string; readonly to: string };
-
-/** A rule as the effective settings hold it (its id is its key). */
-export interface TaxRule {
-  readonly country: string;
-  readonly state: string | null;
-  readonly postcode: Postcode | null;
-  readonly validFrom: string | null;
-  readonly validUntil: string | null;
-  readonly priority: number;
-  readonly ruleId: string | null;
-  readonly taxClassId: string | null;
-  readonly rate: number;
-}
+/** A rule as the effective settings hold it (its id is its key): the commerce package's rule. */
+export type TaxRule = Omit<TaxDestinationRule, 'id'>;
 
 /** Where a rule comes from: the basis (inherited, overridden, removed) or the channel alone (added). */
 export type RuleOrigin = Provenance | 'added';
@@ -111,7 +96,7 @@ export function dateOf(instant: string | null): string {
  * A postcode condition as JSON with its keys in one order: a stored one comes back from jsonb
  * with its keys reordered (`{"to","from","kind"}`), and must still equal the same entry parsed.
  */
-function postcodeJson(postcode: Postcode): string {
+function postcodeJson(postcode: TaxPostcodeCondition): string {
   switch (postcode.kind) {
     case 'list':
       return JSON.stringify({ kind: postcode.kind, values: postcode.values });
@@ -275,7 +260,7 @@ function ruleFromForm(
 /** A leaf's value as `ruleTexts` writes it (to compare a parsed entry with the rendered one). */
 function leafText(leaf: RuleLeaf, value: unknown): string {
   if (value === null) return '';
-  if (leaf === 'postcode') return postcodeJson(value as Postcode);
+  if (leaf === 'postcode') return postcodeJson(value as TaxPostcodeCondition);
   return String(value);
 }
 
@@ -330,7 +315,7 @@ function newRuleOf(
     rule: {
       country: String(leaves.country),
       state: (leaves.state ?? null) as string | null,
-      postcode: (leaves.postcode ?? null) as Postcode | null,
+      postcode: (leaves.postcode ?? null) as TaxPostcodeCondition | null,
       validFrom: (leaves.validFrom ?? null) as string | null,
       validUntil: (leaves.validUntil ?? null) as string | null,
       priority: (leaves.priority ?? 0) as number,
