@@ -8,6 +8,8 @@ export interface AdminSessionClient {
     fields: Record<string, string>,
   ): Promise<{ status: number; html: string; location: string | null }>;
   readonly csrf: string;
+  /** The session's cookies (its session and UI language), for requests made by hand. */
+  readonly cookie: string;
 }
 
 /** Signs `token` (any member) in to the admin by the sign-in form: the session's cookie. */
@@ -39,6 +41,7 @@ export async function adminSession(
   const csrf = /name="csrf" value="([^"]+)"/.exec(home.html)![1]!;
   return {
     csrf,
+    cookie,
     async get(path) {
       return answer(await h.app.request(path, { headers: { cookie } }));
     },

@@ -2,6 +2,7 @@ import { SELLABLE } from '@cartwright/service/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelRead } from '../src/admin/channel-form.ts';
 import { ruleRowsOf, taxChanges, taxOverridesAfter } from '../src/admin/tax/tax-form.ts';
+import { adminSession } from './admin-session.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 // The channel tax page without a browser (decision 0047, "Tax settings"; the walk is
@@ -38,40 +39,8 @@ interface Read {
 const apiRead = async () =>
   expectOk(await staff('GET', `/api/merchant/commerce/channels/${mainChannel}`)) as unknown as Read;
 
-/** A signed-in admin session (token sign-in) speaking `locale`: GETs and form posts with its cookies. */
-async function session(token: string, locale: 'en' | 'de' = 'en') {
-  const signInPage = await h.app.request('/admin/sign-in');
-  const preCookie = signInPage.headers.getSetCookie()[0]!.split(';')[0]!;
-  const signInCsrf = /name="csrf" value="([^"]+)"/.exec(await signInPage.text())![1]!;
-  const signed = await h.app.request('/admin/sign-in', {
-    method: 'POST',
-    headers: {
-      cookie: preCookie,
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: 'http://localhost',
-    },
-    body: new URLSearchParams({ csrf: signInCsrf, token }).toString(),
-  });
-  const cookie = `${signed.headers.getSetCookie()[0]!.split(';')[0]!}; cw_admin_locale=${locale}`;
-  return {
-    async get(path: string) {
-      const response = await h.app.request(path, { headers: { cookie } });
-      return { status: response.status, html: await response.text() };
-    },
-    async post(path: string, fields: Record<string, string>) {
-      const response = await h.app.request(path, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost' },
-        body: new URLSearchParams(fields).toString(),
-      });
-      return {
-        status: response.status,
-        location: response.headers.get('location'),
-        html: await response.text(),
-      };
-    },
-  };
-}
+/** A signed-in admin session (token sign-in) speaking `locale`. */
+const session = (token: string, locale: 'en' | 'de' = 'en') => adminSession(h, token, locale);
 
 const taxPath = () => `/admin/settings/channels/${mainChannel}/tax`;
 

@@ -21,6 +21,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminSession } from './admin-session.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 /** The example app (`examples/apps/loyalty`) with its module, installed in shop A. */
@@ -915,20 +916,6 @@ describe('every MCP tool', () => {
 // principal (decision 0047). Without a session nothing is shown or changed; a session of
 // another shop reaches nothing of shop A.
 describe('the admin UI routes', () => {
-  /** A signed-in browser session of `token`: its cookie and a CSRF token of one of its pages. */
-  async function adminSession(token: string): Promise<{ cookie: string; csrf: string }> {
-    const page = await h.app.request('/admin/sign-in');
-    const preCookie = page.headers.getSetCookie()[0]!.split(';')[0]!;
-    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
-    const signed = await h.app.request('/admin/sign-in', {
-      method: 'POST',
-      headers: { cookie: preCookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrf, token }).toString(),
-    });
-    const cookie = signed.headers.getSetCookie()[0]!.split(';')[0]!;
-    const home = await h.app.request('/admin', { headers: { cookie } });
-    return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(await home.text())![1]! };
-  }
   const post = (path: string, cookie: string | undefined, form: Record<string, string>) =>
     h.app.request(path, {
       method: 'POST',
@@ -985,7 +972,7 @@ describe('the admin UI routes', () => {
 
   it('a session of another shop neither reads nor changes shop A', async () => {
     const [main] = (await listChannels(h.database.db, h.shopA.tenantId)).filter((channel) => channel.isMain);
-    const { cookie, csrf } = await adminSession(h.shopB.token);
+    const { cookie, csrf } = await adminSession(h, h.shopB.token, 'en');
     const before = await snapshotOfShopA();
     const page = await h.app.request(`/admin/settings/channels/${main!.id}`, { headers: { cookie } });
     expect(page.status).toBe(404);
@@ -1088,7 +1075,7 @@ describe('the admin UI routes', () => {
       const answer = await post(path, undefined, { op: 'save', revision: '1', resolution: 'abandon' });
       expect(answer.status, path).toBe(403);
     }
-    const { cookie, csrf } = await adminSession(h.shopB.token);
+    const { cookie, csrf } = await adminSession(h, h.shopB.token, 'en');
     // Shop A's flow: not listed, not shown, not replaced; no job of shop A is resolved.
     expect(await (await h.app.request('/admin/flows', { headers: { cookie } })).text()).not.toContain(aFlow);
     expect((await h.app.request(`/admin/flows/${aFlow}`, { headers: { cookie } })).status).toBe(404);
@@ -1147,7 +1134,7 @@ describe('the admin UI routes', () => {
     for (const path of posts) {
       expect((await post(path, undefined, form)).status, path).toBe(403);
     }
-    const { cookie, csrf } = await adminSession(h.shopB.token);
+    const { cookie, csrf } = await adminSession(h, h.shopB.token, 'en');
     // Shop A's product, image, draft, order and document: not listed, not shown, not changed.
     const listed = await (await h.app.request('/admin/products', { headers: { cookie } })).text();
     expect(listed).not.toContain(A_PRODUCT);
@@ -1206,7 +1193,7 @@ describe('the admin UI routes', () => {
       const answer = await post(path, undefined, { revision: '1', status: 'published', approve: 'yes' });
       expect(answer.status, path).toBe(403);
     }
-    const { cookie, csrf } = await adminSession(h.shopB.token);
+    const { cookie, csrf } = await adminSession(h, h.shopB.token, 'en');
     // Shop A's pair and proposal: not listed, not reviewed, not decided.
     const listed = await (await h.app.request('/admin/intelligence', { headers: { cookie } })).text();
     expect(listed).not.toContain(A_PAIR);
