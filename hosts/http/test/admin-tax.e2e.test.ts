@@ -2,6 +2,7 @@ import { SELLABLE } from '@cartwright/service/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminBrowser, browserSkipped, launchAdminBrowser } from './admin-browser.ts';
 import { createHarness, type Harness } from './harness.ts';
+import { BIG_CARTS, readTaxChannel, seedTaxShop } from './tax-fixture.ts';
 
 // The channel tax page walked in chromium (decision 0047, "Tax settings"), in English and German:
 // a destination rule for Bavaria with a postcode prefix and a saved rule condition is added and
@@ -15,27 +16,11 @@ let ui: AdminBrowser;
 let mainChannel: string;
 let readerToken: string;
 const { standardTax, reducedTax } = SELLABLE;
-const BIG_CARTS = '0190f0c8-0000-7000-8000-00000000ab02';
 
 const staff = (method: string, path: string, body?: unknown) =>
   h.call(method, path, { token: h.shopA.token, body });
 
-interface Read {
-  revision: number;
-  baseRevision: number;
-  channel: Record<string, unknown>;
-  overrides: {
-    taxRules?: Record<string, Record<string, unknown> | null>;
-    taxRates?: Record<string, { rates: Record<string, number | null> }>;
-  };
-  provenance: Record<string, string>;
-}
-
-async function apiRead(): Promise<Read> {
-  const read = await staff('GET', `/api/merchant/commerce/channels/${mainChannel}`);
-  expect(read.status).toBe(200);
-  return read.body as unknown as Read;
-}
+const apiRead = () => readTaxChannel(h, mainChannel);
 
 /** Puts the main channel's overrides and the shop's rules back to none (each walk starts from the same state). */
 async function clearOverrides() {
@@ -58,45 +43,7 @@ async function clearOverrides() {
 describe.skipIf(browserSkipped)('the channel tax page in chromium', () => {
   beforeAll(async () => {
     h = await createHarness();
-    await h.sellableTea();
-    const ok = (response: { status: number; body: unknown }) =>
-      expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
-    ok(await staff('PUT', '/api/basis/languages/de', { revision: 0, name: 'Deutsch' }));
-    ok(
-      await staff('PUT', '/api/basis/countries/DE', {
-        revision: 1,
-        translations: { en: { name: 'Germany' }, de: { name: 'Deutschland' } },
-        subdivisions: [{ code: 'DE-BY', translations: { en: { name: 'Bavaria' }, de: { name: 'Bayern' } } }],
-      }),
-    );
-    ok(
-      await staff('PUT', '/api/basis/countries/AT', {
-        revision: 0,
-        translations: { en: { name: 'Austria' }, de: { name: 'Österreich' } },
-      }),
-    );
-    ok(
-      await staff('PUT', `/api/basis/tax-classes/${standardTax}`, {
-        revision: 1,
-        translations: { en: { name: 'Standard' }, de: { name: 'Normal' } },
-        rates: [
-          { country: null, rate: 1900 },
-          { country: 'DE', rate: 1900 },
-        ],
-      }),
-    );
-    ok(
-      await staff('PUT', `/api/automation/rules/${BIG_CARTS}`, {
-        revision: 0,
-        active: true,
-        data: { name: { en: 'Big carts', de: 'Große Warenkörbe' }, condition: { type: 'alwaysValid' } },
-      }),
-    );
-    const channels = (await staff('GET', '/api/automation')).body.channels as {
-      id: string;
-      isMain: boolean;
-    }[];
-    mainChannel = channels.find((channel) => channel.isMain)!.id;
+    mainChannel = await seedTaxShop(h);
     readerToken = await h.readerToken('tax-walk-reader@a.test');
     ui = await launchAdminBrowser(h.services);
   });

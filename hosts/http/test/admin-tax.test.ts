@@ -4,6 +4,7 @@ import type { ChannelRead } from '../src/admin/channel-form.ts';
 import { ruleRowsOf, taxChanges, taxOverridesAfter } from '../src/admin/tax/tax-form.ts';
 import { adminSession } from './admin-session.ts';
 import { createHarness, type Harness } from './harness.ts';
+import { BIG_CARTS, readTaxChannel, seedTaxShop } from './tax-fixture.ts';
 
 // The channel tax page without a browser (decision 0047, "Tax settings"; the walk is
 // admin-tax.e2e.test.ts): how its form maps to `merchant.commerce.save`, adding, editing, removing
@@ -12,9 +13,8 @@ import { createHarness, type Harness } from './harness.ts';
 
 let h: Harness;
 let mainChannel: string;
-let savedRule: string;
 const { standardTax, reducedTax } = SELLABLE;
-const BIG_CARTS = '0190f0c8-0000-7000-8000-00000000ab01';
+const savedRule = BIG_CARTS;
 
 const staff = (method: string, path: string, body?: unknown) =>
   h.call(method, path, { token: h.shopA.token, body });
@@ -24,20 +24,7 @@ function expectOk(response: { status: number; body: Record<string, unknown> }) {
   return response.body;
 }
 
-interface Read {
-  revision: number;
-  baseRevision: number;
-  channel: Record<string, unknown>;
-  overrides: {
-    taxRules?: Record<string, Record<string, unknown> | null>;
-    taxRates?: Record<string, { rates: Record<string, number | null> }>;
-  };
-  effective: { taxRules: Record<string, Record<string, unknown>> };
-  provenance: Record<string, string>;
-}
-
-const apiRead = async () =>
-  expectOk(await staff('GET', `/api/merchant/commerce/channels/${mainChannel}`)) as unknown as Read;
+const apiRead = () => readTaxChannel(h, mainChannel);
 
 /** A signed-in admin session (token sign-in) speaking `locale`. */
 const session = (token: string, locale: 'en' | 'de' = 'en') => adminSession(h, token, locale);
@@ -78,42 +65,7 @@ function errorAt(html: string, name: string): string | null {
 
 beforeAll(async () => {
   h = await createHarness();
-  await h.sellableTea();
-  const channels = (await staff('GET', '/api/automation')).body.channels as { id: string; isMain: boolean }[];
-  mainChannel = channels.find((channel) => channel.isMain)!.id;
-  expectOk(await staff('PUT', '/api/basis/languages/de', { revision: 0, name: 'Deutsch' }));
-  expectOk(
-    await staff('PUT', '/api/basis/countries/DE', {
-      revision: 1,
-      translations: { en: { name: 'Germany' }, de: { name: 'Deutschland' } },
-      subdivisions: [{ code: 'DE-BY', translations: { en: { name: 'Bavaria' }, de: { name: 'Bayern' } } }],
-    }),
-  );
-  expectOk(
-    await staff('PUT', '/api/basis/countries/AT', {
-      revision: 0,
-      translations: { en: { name: 'Austria' }, de: { name: 'Österreich' } },
-    }),
-  );
-  // The standard class has a basis rate of its own for Germany (the channel inherits it).
-  expectOk(
-    await staff('PUT', `/api/basis/tax-classes/${standardTax}`, {
-      revision: 1,
-      translations: { en: { name: 'Standard' }, de: { name: 'Normal' } },
-      rates: [
-        { country: null, rate: 1900 },
-        { country: 'DE', rate: 1900 },
-      ],
-    }),
-  );
-  expectOk(
-    await staff('PUT', `/api/automation/rules/${BIG_CARTS}`, {
-      revision: 0,
-      active: true,
-      data: { name: { en: 'Big carts', de: 'Große Warenkörbe' }, condition: { type: 'alwaysValid' } },
-    }),
-  );
-  savedRule = BIG_CARTS;
+  mainChannel = await seedTaxShop(h);
 });
 afterAll(async () => h?.close());
 
@@ -447,8 +399,7 @@ describe('the shop’s rules on the main channel’s page (decision 0049)', () =
         revision: number;
       } & Record<string, unknown>)[]
     ).map(({ createdAt: _, updatedAt: __, ...rule }) => rule);
-  const secondRead = async () =>
-    expectOk(await staff('GET', `/api/merchant/commerce/channels/${SECOND}`)) as unknown as Read;
+  const secondRead = () => readTaxChannel(h, SECOND);
   let shopRule: string;
 
   beforeAll(async () => {
