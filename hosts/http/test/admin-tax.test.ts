@@ -4,7 +4,7 @@ import type { ChannelRead } from '../src/admin/channel-form.ts';
 import { ruleRowsOf, taxChanges, taxOverridesAfter } from '../src/admin/tax/tax-form.ts';
 import { adminSession } from './admin-session.ts';
 import { createHarness, type Harness } from './harness.ts';
-import { BIG_CARTS, readTaxChannel, seedTaxShop } from './tax-fixture.ts';
+import { BIG_CARTS, destinationRule, readTaxChannel, seedTaxShop } from './tax-fixture.ts';
 
 // The channel tax page without a browser (decision 0047, "Tax settings"; the walk is
 // admin-tax.e2e.test.ts): how its form maps to `merchant.commerce.save`, adding, editing, removing
@@ -311,17 +311,7 @@ describe('the channel tax page', () => {
 describe('rules of the shared basis (pure mapping, without the basis ids)', () => {
   // The page passes the shop's rule ids (`basis.tax_rules.list`); without them the mapping still
   // tells a basis rule from the channel's own by its overrides, as the inheritance shape allows.
-  const rule = {
-    country: 'DE',
-    state: null,
-    postcode: null,
-    validFrom: null,
-    validUntil: null,
-    priority: 0,
-    ruleId: null,
-    taxClassId: null,
-    rate: 700,
-  };
+  const rule = destinationRule({ rate: 700 });
   const read = (
     overrides: Record<string, unknown>,
     effective: Record<string, unknown>,

@@ -1,6 +1,7 @@
 import { SELLABLE } from '@cartwright/service/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
+import { destinationRule, seedGermany } from './tax-fixture.ts';
 
 // Sales channels over HTTP and MCP: effective settings from the shared basis plus sparse
 // overrides with per-field provenance, revision- and basis-revision-bound saves, basis-only
@@ -26,19 +27,6 @@ function expectOk(response: { status: number; body: unknown }, status = 200) {
 }
 const read = (id: string, language?: string) =>
   staff('GET', `/api/merchant/commerce/channels/${id}${language ? `?language=${language}` : ''}`);
-/** A complete tax destination rule: Germany, any postcode, rate 0, with `overrides`. */
-const destinationRule = (overrides: Record<string, unknown>) => ({
-  country: 'DE',
-  state: null,
-  postcode: null,
-  validFrom: null,
-  validUntil: null,
-  priority: 0,
-  ruleId: null,
-  taxClassId: null,
-  rate: 0,
-  ...overrides,
-});
 
 const CHANNEL = {
   name: { en: 'Wholesale', de: 'Großhandel' },
@@ -57,13 +45,7 @@ beforeAll(async () => {
     (channel) => channel.isMain,
   )!.id;
   expectOk(await staff('PUT', '/api/basis/languages/de', { revision: 0, name: 'Deutsch', active: true }));
-  expectOk(
-    await staff('PUT', '/api/basis/countries/DE', {
-      revision: 1,
-      translations: { en: { name: 'Germany' }, de: { name: 'Deutschland' } },
-      subdivisions: [{ code: 'DE-BY', translations: { en: { name: 'Bavaria' }, de: { name: 'Bayern' } } }],
-    }),
-  );
+  await seedGermany(h);
   expectOk(
     await staff('PUT', '/api/company', { revision: 0, data: { name: 'Cartwright GmbH', vatId: 'DE123' } }),
   );

@@ -3,7 +3,8 @@ import { expect } from 'vitest';
 import type { Harness } from './harness.ts';
 
 // The shop the channel tax page's tests start from (admin-tax.test.ts in process, the walk
-// admin-tax.e2e.test.ts in chromium) and a channel read as they look at it.
+// admin-tax.e2e.test.ts in chromium), a channel read as they look at it, and Germany and a tax
+// destination rule as channels.test.ts uses them too.
 
 /** The saved rule condition "Big carts" (always valid) a destination rule may name. */
 export const BIG_CARTS = '0190f0c8-0000-7000-8000-00000000ab01';
@@ -30,6 +31,20 @@ export async function readTaxChannel(h: Harness, id: string): Promise<TaxChannel
   expect(read.status, JSON.stringify(read.body)).toBe(200);
   return read.body as unknown as TaxChannelRead;
 }
+
+/** A complete tax destination rule: Germany, any postcode, rate 0, with `overrides`. */
+export const destinationRule = (overrides: Record<string, unknown>) => ({
+  country: 'DE',
+  state: null,
+  postcode: null,
+  validFrom: null,
+  validUntil: null,
+  priority: 0,
+  ruleId: null,
+  taxClassId: null,
+  rate: 0,
+  ...overrides,
+});
 
 /** Names shop A's Germany (as `sellableTea` made it) in English and German, with Bavaria. */
 export async function seedGermany(h: Harness): Promise<void> {
