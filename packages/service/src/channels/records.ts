@@ -63,6 +63,7 @@ import {
 
 const CountryCode = v.pipe(
   v.string(),
+  v.maxLength(2, 'expected an ISO 3166-1 alpha-2 code such as DE'),
   v.regex(/^[A-Z]{2}$/, 'expected an ISO 3166-1 alpha-2 code such as DE'),
 );
 
@@ -156,7 +157,11 @@ const Postcode = v.variant('kind', [
 export const TaxRuleFields = {
   country: CountryCode,
   state: v.nullable(
-    v.pipe(v.string(), v.regex(/^[A-Z]{2}-[A-Z0-9]{1,3}$/, 'expected an ISO 3166-2 code such as DE-BY')),
+    v.pipe(
+      v.string(),
+      v.maxLength(6, 'expected an ISO 3166-2 code such as DE-BY'),
+      v.regex(/^[A-Z]{2}-[A-Z0-9]{1,3}$/, 'expected an ISO 3166-2 code such as DE-BY'),
+    ),
   ),
   postcode: v.nullable(Postcode),
   validFrom: v.nullable(Timestamp),
