@@ -225,6 +225,16 @@ export const taxArea: AdminArea = (app, kit) => {
     kit.act(session, 'merchant.commerce.read', { channelId }) as Promise<
       { ok: true; value: ChannelRead } | { ok: false; code: string; detail: string }
     >;
+  /** A post to channel `:channelId`'s tax page past the Origin and CSRF checks, with the channel as read; else the answer. */
+  const postedTaxForm = async (c: Context) => {
+    const checked = await kit.checkedForm(c);
+    if (checked instanceof Response) return checked;
+    const channelId = c.req.param('channelId') ?? '';
+    if (!UUID.test(channelId)) return kit.notFound(c, checked.page);
+    const read = await readChannel(checked.session, channelId);
+    if (!read.ok) return kit.problem(c, checked.page, read);
+    return { ...checked, channelId, read };
+  };
 
   app.get(
     '/admin/settings/channels/:channelId/tax',
@@ -248,14 +258,10 @@ export const taxArea: AdminArea = (app, kit) => {
   );
 
   app.post('/admin/settings/channels/:channelId/tax', async (c) => {
-    const checked = await kit.checkedForm(c);
-    if (checked instanceof Response) return checked;
-    const { form, page, session } = checked;
+    const posted = await postedTaxForm(c);
+    if (posted instanceof Response) return posted;
+    const { form, page, session, channelId, read } = posted;
     const { t } = page;
-    const channelId = c.req.param('channelId') ?? '';
-    if (!UUID.test(channelId)) return kit.notFound(c, page);
-    const read = await readChannel(session, channelId);
-    if (!read.ok) return kit.problem(c, page, read);
     const lookups = await lookupsOf(kit, session, page, read.value);
     const rates = ratesOf(read.value, lookups);
     const changes = taxChanges(form, read.value, rates, t.locale);
@@ -329,14 +335,10 @@ export const taxArea: AdminArea = (app, kit) => {
   // revision it was rendered with, a new one at revision 0, one deleted; every write moves the
   // basis revision, so the channel form below is rendered again at the new one.
   app.post('/admin/settings/channels/:channelId/tax/shop', async (c) => {
-    const checked = await kit.checkedForm(c);
-    if (checked instanceof Response) return checked;
-    const { form, page, session } = checked;
+    const posted = await postedTaxForm(c);
+    if (posted instanceof Response) return posted;
+    const { form, page, session, channelId, read } = posted;
     const { t } = page;
-    const channelId = c.req.param('channelId') ?? '';
-    if (!UUID.test(channelId)) return kit.notFound(c, page);
-    const read = await readChannel(session, channelId);
-    if (!read.ok) return kit.problem(c, page, read);
     if (!read.value.isMain) return kit.notFound(c, page);
     const lookups = await lookupsOf(kit, session, page, read.value);
     const changes = shopRuleChanges(form, lookups.basisRules, t.locale);
