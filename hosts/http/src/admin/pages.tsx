@@ -309,19 +309,32 @@ export function ProvenanceBadge({
 /**
  * "Reset to inherited" for a field the channel overrides: a submit button of the separate reset
  * form (`form="reset-form"`), so Enter in a field of the settings form still saves (the implicit
- * submission takes the form's first own submit button). Works without script.
+ * submission takes the form's first own submit button). Works without script. With `name`
+ * "remove" and its `text` it is the same form's button that removes an entry (the tax page).
  */
-export function ResetButton({ page, field, label }: { page: PageContext; field: string; label: string }) {
+export function ResetButton({
+  page,
+  field,
+  label,
+  name = 'reset',
+  text = page.t.t('action.reset'),
+}: {
+  page: PageContext;
+  field: string;
+  label: string;
+  name?: 'reset' | 'remove';
+  text?: string;
+}) {
   return (
     <button
       type="submit"
       form="reset-form"
       class="secondary"
-      name="reset"
+      name={name}
       value={field}
-      aria-label={`${page.t.t('action.reset')}: ${label}`}
+      aria-label={`${text}: ${label}`}
     >
-      {page.t.t('action.reset')}
+      {text}
     </button>
   );
 }

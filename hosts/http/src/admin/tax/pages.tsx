@@ -143,21 +143,6 @@ export const LEAF_LABEL: Record<RuleLeaf, MessageKey> = {
   rate: 'tax.field.rate',
 };
 
-function RemoveButton({ page, value, label }: { page: PageContext; value: string; label: string }) {
-  return (
-    <button
-      type="submit"
-      form="reset-form"
-      class="secondary"
-      name="remove"
-      value={value}
-      aria-label={`${page.t.t('tax.action.remove')}: ${label}`}
-    >
-      {page.t.t('tax.action.remove')}
-    </button>
-  );
-}
-
 function OriginBadge({ page, origin }: { page: PageContext; origin: RuleRow['origin'] | undefined }) {
   if (origin === 'added') return <span class="badge overridden">{page.t.t('tax.origin.added')}</span>;
   return <ProvenanceBadge page={page} text={{ provenance: origin }} />;
@@ -460,7 +445,13 @@ function RuleRows({ props }: { props: TaxPageProps }) {
             </legend>
             <RuleInputs props={props} id={row.id} rule={row.rule} />
             <div class="row-actions">
-              <RemoveButton page={page} value={`rule:${row.id}`} label={legend} />
+              <ResetButton
+                page={page}
+                field={`rule:${row.id}`}
+                label={legend}
+                name="remove"
+                text={page.t.t('tax.action.remove')}
+              />
               {row.origin === 'overridden' ? (
                 <ResetButton page={page} field={`rule:${row.id}`} label={legend} />
               ) : null}
@@ -595,7 +586,13 @@ function RateRows({ props }: { props: TaxPageProps }) {
             </Field>
             <OriginBadge page={page} origin={rate.inBasis ? rate.provenance : 'added'} />
             <input type="hidden" name={`was:${rate.key}`} value={String(rate.value)} />
-            <RemoveButton page={page} value={rate.key} label={label} />
+            <ResetButton
+              page={page}
+              field={rate.key}
+              label={label}
+              name="remove"
+              text={page.t.t('tax.action.remove')}
+            />
             {rate.inBasis && rate.provenance === 'overridden' ? (
               <ResetButton page={page} field={rate.key} label={label} />
             ) : null}
