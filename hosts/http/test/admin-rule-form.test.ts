@@ -1,5 +1,7 @@
-import { operations } from '@cartwright/service';
+import { NATIVE_CUSTOMER_GROUPS, operations } from '@cartwright/service';
 import { describe, expect, it } from 'vitest';
+import { translator } from '../src/admin/i18n.ts';
+import { type EditorState, RuleEditorPage } from '../src/admin/rules/pages.tsx';
 import {
   applyAction,
   applyFields,
@@ -8,8 +10,11 @@ import {
   nodeAt,
   parseNumber,
   parseTree,
+  referencedKinds,
+  type TreeNode,
   traceByPointer,
 } from '../src/admin/rules/rule-form.ts';
+import { EMPTY_TEST_CART } from '../src/admin/rules/test-cart.ts';
 
 // The rule editor's form state (admin/rules/rule-form.ts): the tree read from a form within
 // bounds, fields written only into the node they were rendered for, add and remove by pointer,
@@ -140,5 +145,158 @@ describe('the rule form', () => {
     expect(marks.get('')).toEqual({ result: true });
     expect(marks.get('/children/0')).toEqual({ result: true });
     expect(marks.get('/children/1')).toEqual({ result: false });
+  });
+});
+
+// The editor page drawn for a tree (no request, no shop: the choices are given), and the form a
+// browser posts from it: hidden and text fields, the selected option, checked boxes as 'on'.
+async function editorHtml(tree: TreeNode, references: EditorState['references']): Promise<string> {
+  const state: EditorState = {
+    id: '0190f0c8-0000-7000-8000-0000000000b1',
+    isNew: false,
+    revision: 1,
+    name: 'Choices',
+    active: true,
+    tree,
+    catalog: answered.value.conditions,
+    byName: catalog,
+    savedRules: [],
+    references,
+    canWrite: true,
+    errors: new Map(),
+    testCart: {
+      form: EMPTY_TEST_CART,
+      choices: { channels: [], products: [], shippingMethods: [], paymentMethods: [] },
+    },
+    token: '',
+  };
+  const page = { t: translator('de'), csrf: 'csrf', path: `/admin/rules/${state.id}` };
+  return String(await RuleEditorPage({ page, state }));
+}
+
+const unescape = (text: string) =>
+  text
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
+const attribute = (tag: string, name: string) => {
+  const found = new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+  return found === undefined ? undefined : unescape(found);
+};
+
+function postedForm(html: string): Record<string, string> {
+  const form = /<form[^>]*class="rule-editor"[\s\S]*?<\/form>/.exec(html)?.[0] ?? '';
+  const fields: Record<string, string> = {};
+  for (const [tag] of form.matchAll(/<input\b[^>]*>/g)) {
+    const name = attribute(tag, 'name');
+    if (name === undefined) continue;
+    const type = attribute(tag, 'type') ?? 'text';
+    if (type === 'checkbox') {
+      if (/\schecked(="[^"]*")?/.test(tag)) fields[name] = attribute(tag, 'value') ?? 'on';
+    } else fields[name] = attribute(tag, 'value') ?? '';
+  }
+  for (const [, open, body] of form.matchAll(/<textarea\b([^>]*)>([\s\S]*?)<\/textarea>/g)) {
+    fields[attribute(open!, 'name')!] = unescape(body!);
+  }
+  for (const [, open, body] of form.matchAll(/<select\b([^>]*)>([\s\S]*?)<\/select>/g)) {
+    const options = [...body!.matchAll(/<option\b([^>]*)>/g)].map(([, tag]) => tag!);
+    const chosen = options.find((tag) => /\sselected(="[^"]*")?/.test(tag)) ?? options[0];
+    if (chosen !== undefined) fields[attribute(open!, 'name')!] = attribute(chosen, 'value') ?? '';
+  }
+  return fields;
+}
+
+describe('the rule form’s parameters', () => {
+  const CATEGORY = {
+    known: '0190f0c8-0000-7000-8000-0000000000c1',
+    other: '0190f0c8-0000-7000-8000-0000000000c2',
+  };
+  const GONE = '0190f0c8-0000-7000-8000-0000000000dd';
+  const tree = (): TreeNode => ({
+    type: 'andContainer',
+    children: [
+      { type: 'cartCartAmount', value: { operator: '>=', amount: 20.5 } },
+      // An id the shop no longer has, listed before one it knows: both stay, in this order.
+      { type: 'cartLineItemInCategory', value: { operator: '=', categoryIds: [GONE, CATEGORY.known] } },
+      { type: 'customerCustomerGroup', value: { operator: '=' } },
+    ],
+  });
+  const references = new Map([
+    [
+      'category',
+      [
+        { id: CATEGORY.known, label: 'Tee' },
+        { id: CATEGORY.other, label: '– Grüner Tee' },
+      ],
+    ],
+    [
+      'customerGroup',
+      [
+        { id: NATIVE_CUSTOMER_GROUPS.consumer, label: 'Privatkunden' },
+        { id: NATIVE_CUSTOMER_GROUPS.business, label: 'Geschäftskunden' },
+      ],
+    ],
+  ]);
+
+  it('names only the reference kinds the tree uses', () => {
+    expect([...referencedKinds(tree(), catalog)].sort()).toEqual(['category', 'customerGroup']);
+    expect(referencedKinds({ type: 'cartCartAmount', value: {} }, catalog).size).toBe(0);
+  });
+
+  it('labels parameters and operators in the UI language and offers the shop’s choices for ids', async () => {
+    const html = await editorHtml(tree(), references);
+    expect(html).toMatch(/<label for="n-children-0--amount">Wert \*<\/label>/);
+    expect(html).toMatch(/<label for="n-children-0--operator">Operator \*<\/label>/);
+    expect(html).toContain('<option value="&gt;=" selected="">≥ (mindestens)</option>');
+    expect(html).not.toContain('<code>amount</code>');
+    // No textarea of ids: checkboxes, the held ids first (the unknown one by its id), then the rest.
+    expect(html).not.toContain('name="v:/children/1:categoryIds"');
+    const category = /<fieldset[^>]*data-param="categoryIds"[\s\S]*?<\/fieldset>/.exec(html)?.[0] ?? '';
+    expect(category).toContain('<legend>Kategorien</legend>');
+    expect([...category.matchAll(/data-choice="([^"]+)"/g)].map(([, id]) => id)).toEqual([
+      GONE,
+      CATEGORY.known,
+      CATEGORY.other,
+    ]);
+    expect(category).toContain(`${GONE} (in diesem Shop nicht gefunden)`);
+    expect(category).toContain('– Grüner Tee');
+    const groups = /<fieldset[^>]*data-param="customerGroupIds"[\s\S]*?<\/fieldset>/.exec(html)?.[0] ?? '';
+    expect(groups).toContain('<legend>Kundengruppen *</legend>');
+    expect(groups).toContain('Geschäftskunden');
+  });
+
+  it('round-trips the tree when untouched, keeps unknown ids, adds and removes chosen ones', async () => {
+    const untouched = tree();
+    applyFields(untouched, postedForm(await editorHtml(untouched, references)), catalog, 'de');
+    expect(untouched).toEqual(tree());
+
+    const edited = tree();
+    const form = postedForm(await editorHtml(edited, references));
+    delete form[`m:/children/1:categoryIds:${CATEGORY.known}`];
+    form[`m:/children/1:categoryIds:${CATEGORY.other}`] = 'on';
+    form[`m:/children/2:customerGroupIds:${NATIVE_CUSTOMER_GROUPS.business}`] = 'on';
+    applyFields(edited, form, catalog, 'de');
+    expect(edited.children?.[1]?.value).toEqual({ operator: '=', categoryIds: [GONE, CATEGORY.other] });
+    expect(edited.children?.[2]?.value).toEqual({
+      operator: '=',
+      customerGroupIds: [NATIVE_CUSTOMER_GROUPS.business],
+    });
+
+    // Everything unchecked: the parameter is unset (the operation then names what is missing).
+    const cleared = tree();
+    const none = postedForm(await editorHtml(cleared, references));
+    for (const key of Object.keys(none)) if (key.startsWith('m:/children/1:categoryIds:')) delete none[key];
+    applyFields(cleared, none, catalog, 'de');
+    expect(cleared.children?.[1]?.value).toEqual({ operator: '=' });
+  });
+
+  it('keeps the list of ids as text where the shop’s choices could not be loaded', async () => {
+    const html = await editorHtml(tree(), new Map());
+    expect(html).toContain('name="v:/children/1:categoryIds"');
+    const untouched = tree();
+    applyFields(untouched, postedForm(html), catalog, 'de');
+    expect(untouched).toEqual(tree());
   });
 });

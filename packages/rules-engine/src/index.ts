@@ -18,6 +18,8 @@ export {
   type Labels,
   type Language,
   type Operator,
+  PARAM_REFERENCE_KINDS,
+  type ParamReference,
   type ParamType,
   paramSchema,
 } from './catalog/index.ts';

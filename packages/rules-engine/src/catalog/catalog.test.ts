@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ACTIONS } from './actions.ts';
 import { CATALOG_IS_COMPLETE, catalogDocument, findCondition } from './catalog.ts';
 import { CONDITIONS } from './conditions/index.ts';
-import { LANGUAGES } from './model.ts';
+import { LANGUAGES, PARAM_REFERENCE_KINDS } from './model.ts';
+import { PARAM_LABELS, PARAM_REFERENCES } from './param-labels.ts';
 
 interface ReferenceParam {
   name: string;
@@ -105,6 +106,73 @@ describe('labels', () => {
       de: 'Warenkorbwert',
       es: 'Importe del carrito',
       fr: 'Montant du panier',
+    });
+  });
+});
+
+describe('parameter labels and references', () => {
+  const params = CONDITIONS.flatMap((condition) =>
+    condition.params.map((param) => [`${condition.name}.${param.name}`, param] as const),
+  );
+
+  it.each(params)('%s is labelled in en, de, es, fr', (_name, param) => {
+    for (const language of LANGUAGES) expect(param.labels[language]?.trim() ?? '').not.toBe('');
+  });
+
+  it('labels every one of the 83 parameter names, and only those', () => {
+    const names = new Set(params.map(([, param]) => param.name));
+    expect(names.size).toBe(83);
+    expect(new Set(Object.keys(PARAM_LABELS))).toEqual(names);
+  });
+
+  it('marks id parameters with a known kind, and only id parameters', () => {
+    const referencing = params.filter(([, param]) => param.references !== undefined);
+    for (const [name, param] of referencing) {
+      expect(PARAM_REFERENCE_KINDS, name).toContain(param.references);
+      expect(['uuid', 'uuid[]'], name).toContain(param.type);
+    }
+    for (const name of Object.keys(PARAM_REFERENCES)) expect(Object.keys(PARAM_LABELS)).toContain(name);
+    expect(
+      Object.fromEntries(
+        referencing.map(([name, param]) => [name, param.references]).sort(([a], [b]) => (a! < b! ? -1 : 1)),
+      ),
+    ).toEqual({
+      'cartLineItemInCategory.categoryIds': 'category',
+      'cartLineItemTaxation.taxIds': 'taxClass',
+      'currency.currencyIds': 'currency',
+      'customerBillingCountry.countryIds': 'country',
+      'customerBillingState.stateIds': 'countryState',
+      'customerCustomerGroup.customerGroupIds': 'customerGroup',
+      'customerRequestedGroup.customerGroupIds': 'customerGroup',
+      'customerShippingCountry.countryIds': 'country',
+      'customerShippingState.stateIds': 'countryState',
+      'language.languageIds': 'language',
+      'paymentMethod.paymentMethodIds': 'paymentMethod',
+      'salesChannel.salesChannelIds': 'salesChannel',
+      'shippingMethod.shippingMethodIds': 'shippingMethod',
+    });
+  });
+
+  it('lets a condition narrow a shared name: address states are regions, order states are not', () => {
+    const stateIds = (name: string) => findCondition(name)?.params.find((p) => p.name === 'stateIds');
+    expect(stateIds('customerBillingState')?.labels.de).toBe('Bundesländer/Regionen');
+    expect(stateIds('orderStatus')?.labels.de).toBe('Status');
+    expect(stateIds('orderStatus')?.references).toBeUndefined();
+  });
+
+  it('answers each parameter with its label in the requested language', () => {
+    const amount = catalogDocument('de')
+      .conditions.find((c) => c.name === 'cartCartAmount')
+      ?.params.map((p) => [p.name, p.label]);
+    expect(amount).toEqual([
+      ['amount', 'Wert'],
+      ['operator', 'Operator'],
+    ]);
+    const groups = catalogDocument('fr').conditions.find((c) => c.name === 'customerCustomerGroup');
+    expect(groups?.params.find((p) => p.name === 'customerGroupIds')).toMatchObject({
+      name: 'customerGroupIds',
+      label: 'Groupes de clients',
+      references: 'customerGroup',
     });
   });
 });

@@ -1,6 +1,13 @@
 import { ACTIONS } from './actions.ts';
 import { CONDITIONS } from './conditions/index.ts';
-import type { ActionArea, ActionConfigKey, ConditionDefinition, Labels, Language } from './model.ts';
+import type {
+  ActionArea,
+  ActionConfigKey,
+  ConditionDefinition,
+  ConditionParam,
+  Labels,
+  Language,
+} from './model.ts';
 
 /** Not every condition is proven equivalent to the reference, so the catalog never claims completeness. */
 export const CATALOG_IS_COMPLETE = false;
@@ -14,9 +21,13 @@ export function findCondition(name: string): ConditionDefinition | undefined {
   return CONDITIONS_BY_NAME.get(name);
 }
 
-/** A condition as the document shows it: `label` in the document's language, `disabledReason` always present. */
-export interface CatalogConditionEntry extends Omit<ConditionDefinition, 'disabledReason'> {
+/**
+ * A condition as the document shows it: `label` in the document's language (its parameters' too),
+ * `disabledReason` always present.
+ */
+export interface CatalogConditionEntry extends Omit<ConditionDefinition, 'disabledReason' | 'params'> {
   readonly label: string;
+  readonly params: readonly (ConditionParam & { readonly label: string })[];
   readonly disabledReason: string | null;
 }
 
@@ -52,7 +63,7 @@ export function catalogDocument(language: Language = 'en'): CatalogDocument {
       group: condition.group,
       scopes: condition.scopes,
       isContainer: condition.isContainer,
-      params: condition.params,
+      params: condition.params.map((param) => ({ ...param, label: param.labels[language] })),
       operators: condition.operators,
       productLineItemsOnly: condition.productLineItemsOnly,
       behavioralParity: condition.behavioralParity,

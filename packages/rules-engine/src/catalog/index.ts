@@ -22,6 +22,8 @@ export {
   type Labels,
   type Language,
   type Operator,
+  PARAM_REFERENCE_KINDS,
+  type ParamReference,
   type ParamType,
 } from './model.ts';
 export { paramSchema } from './params.ts';

@@ -37,6 +37,25 @@ export type ParamType =
   | 'json'
   | 'rules';
 
+/**
+ * What an id parameter names in the shop, so an editor can offer the shop's own choices: its
+ * categories, tax classes, payment and shipping methods, sales channels (UUIDs), countries, their
+ * regions (ISO 3166-2 codes), currencies and languages (ISO codes), the two native customer groups.
+ */
+export const PARAM_REFERENCE_KINDS = [
+  'category',
+  'taxClass',
+  'paymentMethod',
+  'shippingMethod',
+  'salesChannel',
+  'country',
+  'countryState',
+  'currency',
+  'language',
+  'customerGroup',
+] as const;
+export type ParamReference = (typeof PARAM_REFERENCE_KINDS)[number];
+
 export interface ConditionParam {
   readonly name: string;
   readonly type: ParamType;
@@ -45,6 +64,10 @@ export interface ConditionParam {
   /** `unlessEmpty`: required except when `operator` is `empty`. */
   readonly required: boolean | 'unlessEmpty';
   readonly choices?: readonly string[];
+  /** What the parameter is called in the interface languages. */
+  readonly labels: Labels;
+  /** For an id parameter naming something of the shop: what it names. */
+  readonly references?: ParamReference;
 }
 
 export interface ConditionDefinition {

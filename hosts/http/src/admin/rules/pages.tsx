@@ -2,9 +2,11 @@
 import type { JSX } from 'hono/jsx/jsx-runtime';
 import type { MessageKey } from '../i18n.ts';
 import { CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
+import type { ReferenceChoices } from './references.ts';
 import {
   type CatalogCondition,
   formatParam,
+  idList,
   LOGICAL_CONTAINERS,
   type NodeError,
   nodeId,
@@ -102,6 +104,8 @@ export interface EditorState {
   readonly byName: ReadonlyMap<string, CatalogCondition>;
   /** The shop's other saved rules (reference choices and names). */
   readonly savedRules: readonly RuleSummary[];
+  /** The shop's choices for the id parameters the tree uses, by reference kind. */
+  readonly references: ReferenceChoices;
   readonly canWrite: boolean;
   readonly errors: ReadonlyMap<string | null, readonly NodeError[]>;
   readonly notice?: Notice | undefined;
@@ -137,10 +141,75 @@ function nodeLabel(state: EditorState, page: PageContext, node: TreeNode): strin
   return state.byName.get(node.type)?.label ?? t.t('rules.unknownType', { type: node.type });
 }
 
+const OPERATOR_KEYS: Readonly<Record<string, MessageKey>> = {
+  '=': 'rules.op.=',
+  '!=': 'rules.op.!=',
+  '<': 'rules.op.<',
+  '<=': 'rules.op.<=',
+  '>': 'rules.op.>',
+  '>=': 'rules.op.>=',
+  empty: 'rules.op.empty',
+  between: 'rules.op.between',
+};
+
+/** An operator as symbol and words ("≥ (mindestens)"); one the editor does not know as itself. */
 function operatorText(page: PageContext, operator: string): string {
-  if (operator === 'empty') return page.t.t('rules.op.empty');
-  if (operator === 'between') return page.t.t('rules.op.between');
-  return operator;
+  const key = OPERATOR_KEYS[operator];
+  return key ? page.t.t(key) : operator;
+}
+
+/**
+ * An id parameter as the shop's choices: the ids it holds first, in their order (one the shop
+ * does not know shown by its id, never dropped), then the other choices. Posted as checkboxes
+ * `m:<pointer>:<param>:<id>` (`applyFields` keeps the held ids' order).
+ */
+function ReferenceInput({
+  page,
+  pointer,
+  param,
+  ids,
+  options,
+  errors,
+}: {
+  page: PageContext;
+  pointer: string;
+  param: CatalogCondition['params'][number];
+  ids: readonly string[];
+  options: readonly Choice[];
+  errors: readonly NodeError[];
+}) {
+  const { t } = page;
+  const id = `${nodeId(pointer)}--${param.name}`;
+  const labels = new Map(options.map((option) => [option.id, option.label]));
+  const held = [...new Set(ids)];
+  const shown = [
+    ...held.map((value) => ({ id: value, label: labels.get(value), known: labels.has(value) })),
+    ...options.filter((option) => !held.includes(option.id)).map((option) => ({ ...option, known: true })),
+  ];
+  return (
+    <fieldset class="param" data-param={param.name} data-references={param.references}>
+      <legend>
+        {param.label}
+        {param.required === true ? ' *' : ''}
+      </legend>
+      <input type="hidden" name={`m:${pointer}:${param.name}`} value="1" />
+      {shown.length === 0 ? <p class="hint">{t.t('rules.ref.none')}</p> : null}
+      {shown.map((choice, index) => (
+        <div class="field-row" data-choice={choice.id}>
+          <input
+            type="checkbox"
+            id={`${id}-${index}`}
+            name={`m:${pointer}:${param.name}:${choice.id}`}
+            checked={held.includes(choice.id)}
+          />
+          <label for={`${id}-${index}`}>
+            {choice.known ? choice.label : t.t('rules.ref.unknown', { id: choice.id })}
+          </label>
+        </div>
+      ))}
+      <Errors errors={errors} />
+    </fieldset>
+  );
 }
 
 function TraceBadge({ page, mark }: { page: PageContext; mark: TraceMark | undefined }) {
@@ -172,6 +241,7 @@ function ParamInput({
   operators,
   value,
   errors,
+  options,
 }: {
   page: PageContext;
   pointer: string;
@@ -179,8 +249,23 @@ function ParamInput({
   operators: readonly string[];
   value: unknown;
   errors: readonly NodeError[];
+  /** The shop's choices when the parameter names something of the shop and they could be loaded. */
+  options: readonly Choice[] | undefined;
 }) {
   const { t } = page;
+  const ids = options && param.type === 'uuid[]' ? idList(value) : null;
+  if (options && ids) {
+    return (
+      <ReferenceInput
+        page={page}
+        pointer={pointer}
+        param={param}
+        ids={ids}
+        options={options}
+        errors={errors}
+      />
+    );
+  }
   const id = `${nodeId(pointer)}--${param.name}`;
   const name = `v:${pointer}:${param.name}`;
   const errorId = errors.length > 0 ? `${id}-error` : undefined;
@@ -202,9 +287,7 @@ function ParamInput({
     const chosen = Array.isArray(value) ? value : [];
     return (
       <fieldset class="param" data-param={param.name}>
-        <legend>
-          <code>{param.name}</code>
-        </legend>
+        <legend>{param.label}</legend>
         <input type="hidden" name={`m:${pointer}:${param.name}`} value="1" />
         {choices.map((choice) => (
           <div class="field-row">
@@ -270,7 +353,7 @@ function ParamInput({
   return (
     <div class="field param" data-param={param.name}>
       <label for={id}>
-        <code>{param.name}</code>
+        {param.label}
         {param.required === true ? ' *' : ''}
       </label>
       {control}
@@ -354,9 +437,20 @@ function AddControl({
   );
 }
 
-/** Read-only text of a parameter value. */
-function valueText(page: PageContext, param: CatalogCondition['params'][number], value: unknown): string {
+/** Read-only text of a parameter value (ids by the shop's names where it has them). */
+function valueText(
+  page: PageContext,
+  param: CatalogCondition['params'][number],
+  value: unknown,
+  options: readonly Choice[] | undefined,
+): string {
   if (value === undefined) return page.t.t('rules.unset');
+  const ids = options ? idList(value) : null;
+  if (options && ids) {
+    return ids
+      .map((id) => options.find((option) => option.id === id)?.label ?? page.t.t('rules.ref.unknown', { id }))
+      .join(', ');
+  }
   if (param.name === 'operator' && typeof value === 'string') return operatorText(page, value);
   if (param.type === 'bool' && typeof value === 'boolean') return page.t.t(value ? 'value.yes' : 'value.no');
   if (Array.isArray(value)) return value.map(String).join(', ');
@@ -431,10 +525,17 @@ function NodeView({
                   operators={condition.operators}
                   value={node.value?.[param.name]}
                   errors={errors.filter((error) => error.param === param.name)}
+                  options={param.references ? state.references.get(param.references) : undefined}
                 />
               ) : (
                 <p class="param" data-param={param.name}>
-                  <code>{param.name}</code>: {valueText(page, param, node.value?.[param.name])}
+                  {param.label}:{' '}
+                  {valueText(
+                    page,
+                    param,
+                    node.value?.[param.name],
+                    param.references ? state.references.get(param.references) : undefined,
+                  )}
                 </p>
               ),
             )

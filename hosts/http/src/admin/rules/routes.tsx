@@ -5,12 +5,14 @@ import type { Locale } from '../i18n.ts';
 import type { AdminArea, AdminKit, FormBody } from '../kit.ts';
 import type { PageContext } from '../layout.tsx';
 import { type EditorState, type Notice, RuleEditorPage, type RuleSummary, RulesListPage } from './pages.tsx';
+import { type ReferenceChoices, referenceChoices } from './references.ts';
 import {
   applyAction,
   applyFields,
   type CatalogCondition,
   errorsByNode,
   parseTree,
+  referencedKinds,
   type TreeNode,
   traceByPointer,
   treeOf,
@@ -98,6 +100,7 @@ function editorState(
     active: boolean;
     tree: TreeNode;
   },
+  references: ReferenceChoices,
   testCart: EditorState['testCart'],
   more: Partial<Pick<EditorState, 'errors' | 'notice' | 'token' | 'preview'>> = {},
 ): EditorState {
@@ -111,6 +114,7 @@ function editorState(
     catalog: loaded.catalog,
     byName: new Map(loaded.catalog.map((condition) => [condition.name, condition])),
     savedRules: summaries(loaded.rules, page),
+    references,
     canWrite: session.principal.permissions.has('settings.write'),
     errors: more.errors ?? new Map(),
     notice: more.notice,
@@ -122,6 +126,18 @@ function editorState(
 
 const text = (form: FormBody, key: string): string | undefined =>
   typeof form[key] === 'string' ? (form[key] as string) : undefined;
+
+/** The shop's choices for the id parameters `tree` uses: only those kinds' lists are loaded. */
+function choicesFor(
+  kit: AdminKit,
+  session: AdminSession,
+  page: PageContext,
+  loaded: Loaded,
+  tree: TreeNode,
+): Promise<ReferenceChoices> {
+  const byName = new Map(loaded.catalog.map((condition) => [condition.name, condition]));
+  return referenceChoices(kit, session, page.t, referencedKinds(tree, byName), loaded.channels);
+}
 
 /** The composer as posted (the main channel until one is chosen) and what it offers. */
 async function testCartOf(
@@ -197,6 +213,7 @@ export const rulesArea: AdminArea = (app, kit) => {
               active: stored?.active ?? true,
               tree,
             },
+            await choicesFor(kit, session, page, loaded.value, tree),
             await testCartOf(kit, session, page, loaded.value, EMPTY_TEST_CART),
           )}
         />,
@@ -233,15 +250,17 @@ export const rulesArea: AdminArea = (app, kit) => {
     const wanted = form['tc:channel'] === undefined ? EMPTY_TEST_CART : testCartFormOf(form);
     let testCart = await testCartOf(kit, session, page, loaded.value, wanted);
     const rule = { id, stored, revision, name, active, tree };
-    const show = (more: Parameters<typeof editorState>[5], status = 200) =>
-      kit.render(
+    const show = async (more: Parameters<typeof editorState>[6], status = 200) => {
+      const references = await choicesFor(kit, session, page, loaded.value, tree);
+      return kit.render(
         c,
         <RuleEditorPage
           page={page}
-          state={editorState(page, session, loaded.value, rule, testCart, { token, ...more })}
+          state={editorState(page, session, loaded.value, rule, references, testCart, { token, ...more })}
         />,
         status,
       );
+    };
 
     if (op.startsWith('add:') || op.startsWith('remove:')) {
       applyAction(tree, op, form, byName);
@@ -266,10 +285,15 @@ export const rulesArea: AdminArea = (app, kit) => {
           c,
           <RuleEditorPage
             page={page}
-            state={editorState(page, session, loaded.value, { ...rule, revision: actual }, testCart, {
-              token,
-              notice: { kind: 'warning', text: t.t('rules.stale', { actual }) },
-            })}
+            state={editorState(
+              page,
+              session,
+              loaded.value,
+              { ...rule, revision: actual },
+              await choicesFor(kit, session, page, loaded.value, tree),
+              testCart,
+              { token, notice: { kind: 'warning', text: t.t('rules.stale', { actual }) } },
+            )}
           />,
           409,
         );

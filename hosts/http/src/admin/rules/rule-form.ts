@@ -24,9 +24,13 @@ export interface CatalogCondition {
   readonly isContainer: boolean;
   readonly params: readonly {
     readonly name: string;
+    /** The parameter's name in the UI language. */
+    readonly label: string;
     readonly type: string;
     readonly required: boolean | 'unlessEmpty';
     readonly choices?: readonly string[];
+    /** What an id parameter names in the shop ('category', 'paymentMethod', …): offered as choices. */
+    readonly references?: string;
   }[];
   readonly operators: readonly string[];
   readonly enabled: boolean;
@@ -94,6 +98,26 @@ export function nodeAt(root: TreeNode, pointer: string): TreeNode | undefined {
 /** Whether a node holds children: a container, or a condition with a nested `rules` parameter. */
 export function takesChildren(condition: CatalogCondition | undefined): boolean {
   return condition?.params.some((param) => param.type === 'rules') === true;
+}
+
+/**
+ * The reference kinds the tree's conditions name ('category', 'country', …): the editor loads the
+ * shop's choices for these only.
+ */
+export function referencedKinds(root: TreeNode, catalog: ReadonlyMap<string, CatalogCondition>): Set<string> {
+  const kinds = new Set<string>();
+  for (const pointer of pointers(root)) {
+    for (const param of catalog.get(nodeAt(root, pointer)!.type)?.params ?? []) {
+      if (param.references !== undefined) kinds.add(param.references);
+    }
+  }
+  return kinds;
+}
+
+/** The ids a reference parameter holds, when it holds a list of ids (else it is edited as text). */
+export function idList(value: unknown): readonly string[] | null {
+  if (value === undefined) return [];
+  return Array.isArray(value) && value.every((id) => typeof id === 'string') ? value : null;
 }
 
 /** The HTML id of a node (pointers are not convenient ids): 'n', 'n-children-0', … */
@@ -210,6 +234,22 @@ export function applyFields(
         const chosen = param.choices.filter(
           (choice) => form[`m:${pointer}:${param.name}:${choice}`] === 'on',
         );
+        if (chosen.length > 0) value[param.name] = chosen;
+        else delete value[param.name];
+        continue;
+      }
+      if (param.references !== undefined && form[`m:${pointer}:${param.name}`] !== undefined) {
+        // The shop's choices as checkboxes (`m:<pointer>:<param>:<id>`): the ids kept stay in their
+        // order, newly chosen ones follow in the page's order, so an untouched list round-trips.
+        const prefix = `m:${pointer}:${param.name}:`;
+        const checked = Object.keys(form)
+          .filter((key) => key.startsWith(prefix) && form[key] === 'on')
+          .map((key) => key.slice(prefix.length));
+        const before = idList(value[param.name]) ?? [];
+        const chosen = [
+          ...before.filter((id) => checked.includes(id)),
+          ...checked.filter((id) => !before.includes(id)),
+        ];
         if (chosen.length > 0) value[param.name] = chosen;
         else delete value[param.name];
         continue;

@@ -1,4 +1,12 @@
-import type { ConditionParam, ConditionScope, Labels, Operator, ParamType } from '../model.ts';
+import type {
+  ConditionParam,
+  ConditionScope,
+  Labels,
+  Operator,
+  ParamReference,
+  ParamType,
+} from '../model.ts';
+import { PARAM_LABELS, PARAM_REFERENCES, type ParamName } from '../param-labels.ts';
 import type { SourceCondition } from './source.ts';
 
 // What the group files write a condition with: where it applies, its parameters, its labels.
@@ -30,9 +38,15 @@ export const DATE_ORDERING_OR_EMPTY: readonly Operator[] = [...DATE_ORDERING, 'e
 /** A parameter as the group files write it: without `required`, its condition decides (see `condition`). */
 export type ParamSpec = Omit<ConditionParam, 'required'> & { readonly required?: ConditionParam['required'] };
 
+/** A parameter's name with its labels and, for an id naming something of the shop, what it names. */
+function named(name: ParamName) {
+  const references = PARAM_REFERENCES[name];
+  return { name, labels: PARAM_LABELS[name], ...(references === undefined ? {} : { references }) };
+}
+
 /** The required `operator` parameter, offering `choices` (also the condition's operators). */
 export function operatorParam(choices: readonly Operator[]): ParamSpec {
-  return { name: 'operator', type: 'string', sourceType: 'string', required: true, choices };
+  return { ...named('operator'), type: 'string', sourceType: 'string', required: true, choices };
 }
 
 // The reference's type text where it is not the type's own name.
@@ -42,13 +56,22 @@ const SOURCE_TYPES: Partial<Record<ParamType, string>> = {
 };
 
 /** A parameter of `type`; `sourceType` defaults to the reference's usual text for that type. */
-export function param(name: string, type: ParamType, sourceType = SOURCE_TYPES[type] ?? type): ParamSpec {
-  return { name, type, sourceType };
+export function param(name: ParamName, type: ParamType, sourceType = SOURCE_TYPES[type] ?? type): ParamSpec {
+  return { ...named(name), type, sourceType };
 }
 
 /** A string parameter that takes one of `choices`. */
-export function choiceParam(name: string, choices: readonly string[]): ParamSpec {
-  return { name, type: 'string', sourceType: 'string', choices };
+export function choiceParam(name: ParamName, choices: readonly string[]): ParamSpec {
+  return { ...named(name), type: 'string', sourceType: 'string', choices };
+}
+
+/**
+ * The same parameter where its shared name means something narrower: its own labels and, when it
+ * names something of the shop, what (the address conditions' `stateIds` name a country's regions).
+ */
+export function labelled(spec: ParamSpec, labels: Labels, references?: ParamReference): ParamSpec {
+  const { references: _shared, ...rest } = spec;
+  return { ...rest, labels, ...(references === undefined ? {} : { references }) };
 }
 
 /** The same parameter, never required. */
@@ -122,10 +145,14 @@ function define(
     name,
     scopes,
     isContainer,
-    params: params.map(({ choices, ...spec }) => ({
-      ...spec,
+    params: params.map(({ name, type, sourceType, choices, labels, references, ...spec }) => ({
+      name,
+      type,
+      sourceType,
       required: spec.required ?? required,
       ...(choices === undefined ? {} : { choices }),
+      labels,
+      ...(references === undefined ? {} : { references }),
     })),
     ...(operator === undefined ? { operators: [] } : {}),
     ...(productLineItemsOnly ? { productLineItemsOnly } : {}),

@@ -5,6 +5,7 @@ import {
   EQUALITY,
   EQUALITY_OR_EMPTY,
   IN_CHECKOUT,
+  labelled,
   labels,
   ORDERING,
   ORDERING_OR_EMPTY,
@@ -12,6 +13,13 @@ import {
   param,
 } from './builders.ts';
 import type { SourceGroup } from './source.ts';
+
+/** The address conditions' `stateIds`: regions of a country (ISO 3166-2 subdivision codes). */
+const REGIONS = labelled(
+  param('stateIds', 'uuid[]'),
+  labels('Regions', 'Bundesländer/Regionen', 'Provincias/regiones', 'Régions'),
+  'countryState',
+);
 
 /** Conditions of the customer and the selected addresses (group `customer`), in the reference's order. */
 export const CUSTOMER: SourceGroup = {
@@ -62,13 +70,13 @@ export const CUSTOMER: SourceGroup = {
     condition(
       'customerBillingState',
       IN_CHECKOUT,
-      [operatorParam(EQUALITY_OR_EMPTY), param('stateIds', 'uuid[]')],
+      [operatorParam(EQUALITY_OR_EMPTY), REGIONS],
       labels('Billing state', 'Rechnungsbundesland', 'Provincia de facturación', 'Région de facturation'),
     ),
     condition(
       'customerShippingState',
       IN_CHECKOUT,
-      [operatorParam(EQUALITY_OR_EMPTY), param('stateIds', 'uuid[]')],
+      [operatorParam(EQUALITY_OR_EMPTY), REGIONS],
       labels('Shipping state', 'Lieferbundesland', 'Provincia de envío', 'Région de livraison'),
     ),
     condition(
