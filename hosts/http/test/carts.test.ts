@@ -1,4 +1,3 @@
-import { createToken, PERMISSIONS } from '@cartwright/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
 
@@ -50,25 +49,6 @@ const preview = (
   headers: Record<string, string> = {},
   token = h.shopA.token,
 ) => h.call('POST', '/api/automation/rules/preview', { token, body, headers });
-
-async function tokenWithout(missing: string): Promise<string> {
-  const created = await h.database.transaction((tx) =>
-    createToken(
-      tx,
-      h.services,
-      h.shopA.tenantId,
-      { kind: 'system', process: 'test' },
-      {
-        name: `without ${missing}`,
-        kind: 'api',
-        role: 'admin',
-        permissions: PERMISSIONS.filter((permission) => permission !== missing),
-      },
-    ),
-  );
-  if (!created.ok) throw new Error(created.detail);
-  return created.value.token;
-}
 
 beforeAll(async () => {
   h = await createHarness();
@@ -142,7 +122,7 @@ describe('carts.list', () => {
     const ofA = (await listCarts()).items.map((cart) => cart.id);
     const ofB = await listCarts('', h.shopB.token);
     for (const id of ofA) expect(JSON.stringify(ofB)).not.toContain(id);
-    const denied = await staff('GET', '/api/carts', undefined, await tokenWithout('orders.read'));
+    const denied = await staff('GET', '/api/carts', undefined, await h.tokenWithout('orders.read'));
     expect(denied.status).toBe(403);
     expect(
       (await staff('GET', '/api/carts', undefined, await h.readerToken('carts-reader@a.test'))).status,

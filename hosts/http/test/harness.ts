@@ -5,7 +5,9 @@ import {
   authenticate,
   createServices,
   createShop,
+  createToken,
   type PaymentServices,
+  PERMISSIONS,
   type Services,
 } from '@cartwright/service';
 import { makeSellable, SELLABLE } from '@cartwright/service/testing';
@@ -54,6 +56,8 @@ export interface Harness {
   ): Promise<string>;
   /** A new reader of shop A (`email`) and their personal token. */
   readerToken(email: string): Promise<string>;
+  /** An API token of shop A holding every permission except `missing`. */
+  tokenWithout(missing: string): Promise<string>;
   /** A digest of every table of the database (all shops): what a read must leave as it was. */
   digest(): Promise<string>;
   /** An MCP client acting with `token` (in-memory transport): calls a tool by name. */
@@ -126,6 +130,24 @@ export async function createHarness(
         201,
       );
       return token.token as string;
+    },
+    async tokenWithout(missing) {
+      const created = await database.transaction((tx) =>
+        createToken(
+          tx,
+          services,
+          harness.shopA.tenantId,
+          { kind: 'system', process: 'test' },
+          {
+            name: `without ${missing}`,
+            kind: 'api',
+            role: 'admin',
+            permissions: PERMISSIONS.filter((permission) => permission !== missing),
+          },
+        ),
+      );
+      if (!created.ok) throw new Error(created.detail);
+      return created.value.token;
     },
     async sellableTea(product = { gross: 1000, net: 840, taxClassId: SELLABLE.standardTax }) {
       await makeSellable(services, harness.shopA.tenantId);

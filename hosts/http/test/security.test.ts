@@ -9,10 +9,8 @@ import {
 import {
   type AnyOperation,
   authenticate,
-  createToken,
   isMcpTool,
   operations,
-  PERMISSIONS,
   type Principal,
   permissionOf,
 } from '@cartwright/service';
@@ -554,26 +552,6 @@ async function snapshotOfShopA(): Promise<Record<string, string>> {
   return digest;
 }
 
-/** An API token of shop A holding every permission except `missing`. */
-async function tokenWithout(missing: string): Promise<string> {
-  const created = await h.database.transaction((tx) =>
-    createToken(
-      tx,
-      h.services,
-      h.shopA.tenantId,
-      { kind: 'system', process: 'test' },
-      {
-        name: `without ${missing}`,
-        kind: 'api',
-        role: 'admin',
-        permissions: PERMISSIONS.filter((permission) => permission !== missing),
-      },
-    ),
-  );
-  if (!created.ok) throw new Error(created.detail);
-  return created.value.token;
-}
-
 /** Calls a storefront route with a channel key; a sample's `contextToken` travels as x-context-token. */
 function callStore(operation: AnyOperation, input: Record<string, unknown>, channelKey: string | undefined) {
   const { contextToken, ...rest } = input;
@@ -640,7 +618,7 @@ describe('every route', () => {
       .filter((operation) => permissionOf(operation))
       .map((operation) => [operation.name, operation] as const),
   )('%s answers 403 to a token without its permission and changes nothing', async (_name, operation) => {
-    const token = await tokenWithout(permissionOf(operation)!);
+    const token = await h.tokenWithout(permissionOf(operation)!);
     const before = await snapshotOfShopA();
     const { method, path, body } = request(operation, sample(operation).input);
     const response = await h.call(method, path, { token, body });
@@ -874,7 +852,7 @@ describe('every MCP tool', () => {
 
   it('offers another shop none of shop A’s app tools, and its calls reach nothing of shop A', async () => {
     const client = await connect(await principalOf(h.shopB.token));
-    const reader = await connect(await principalOf(await tokenWithout('apps.write')));
+    const reader = await connect(await principalOf(await h.tokenWithout('apps.write')));
     const before = await snapshotOfShopA();
     expect((await client.listTools()).tools.filter((tool) => tool.name.startsWith('app.'))).toEqual([]);
     for (const [name, args] of [
@@ -901,7 +879,7 @@ describe('every MCP tool', () => {
   it.each(guarded.filter(isMcpTool).map((operation) => [operation.name, operation] as const))(
     '%s refuses a caller without its permission with FORBIDDEN',
     async (_name, operation) => {
-      const client = await connect(await principalOf(await tokenWithout(permissionOf(operation)!)));
+      const client = await connect(await principalOf(await h.tokenWithout(permissionOf(operation)!)));
       const before = await snapshotOfShopA();
       const result = await client.callTool({ name: operation.name, arguments: sample(operation).input });
       expect(result.isError).toBe(true);
