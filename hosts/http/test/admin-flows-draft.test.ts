@@ -5,6 +5,7 @@ import {
   checkDraft,
   configFieldName,
   configFields,
+  type DraftIssue,
   delayParts,
   draftFromForm,
   draftOf,
@@ -14,7 +15,10 @@ import {
   withNode,
   withoutNode,
 } from '../src/admin/flows/draft.ts';
+import { issueText } from '../src/admin/flows/pages.tsx';
+import { type Locale, translator } from '../src/admin/i18n.ts';
 import type { FormBody } from '../src/admin/kit.ts';
+import type { PageContext } from '../src/admin/layout.tsx';
 
 // The flow editor's draft (admin/flows/draft.ts): a stored graph survives the form unchanged,
 // and every problem is pinned to the node it concerns.
@@ -117,11 +121,11 @@ describe('the flow editor draft', () => {
     };
     const { issues } = checkDraft(draft);
     const on = (index: number) => issues.filter((issue) => issue.nodes.includes(index));
-    expect(on(1).map((issue) => ('key' in issue.text ? issue.text.key : issue.text.raw))).toEqual(
-      expect.arrayContaining(['flows.badAmount', expect.stringContaining('nowhere')]),
+    expect(on(1).map((issue) => issue.text.key)).toEqual(
+      expect.arrayContaining(['flows.badAmount', 'flows.issue.edgeMissing']),
     );
-    expect(on(2).some((issue) => 'key' in issue.text && issue.text.key === 'flows.badJson')).toBe(true);
-    expect(on(3).some((issue) => 'key' in issue.text && issue.text.key === 'flows.noRuleChosen')).toBe(true);
+    expect(on(2).some((issue) => issue.text.key === 'flows.badJson')).toBe(true);
+    expect(on(3).some((issue) => issue.text.key === 'flows.noRuleChosen')).toBe(true);
     // The stop and the note are reached only through the dangling delay: unreachable.
     expect(on(0).length).toBeGreaterThan(0);
   });
@@ -159,9 +163,10 @@ describe('the flow editor draft', () => {
         { pointer: '/data/trigger', message: 'no such event' },
       ],
     });
+    // Two errors and no code: each error gets the general lead, its message kept as the detail.
     expect(issues).toEqual([
-      { nodes: [3], key: 'tags', text: { raw: 'bad tag' } },
-      { nodes: [], text: { raw: '/data/trigger: no such event' } },
+      { nodes: [3], key: 'tags', text: { key: 'flows.issue.other', detail: 'bad tag' } },
+      { nodes: [], text: { key: 'flows.issue.other', detail: '/data/trigger: no such event' } },
     ]);
   });
 
@@ -332,11 +337,22 @@ describe('typed action configs', () => {
     // The text as typed stays in the draft, so the form shows it again.
     expect(JSON.parse(posted.nodes[2]!.config)).toEqual({ kind: 'refund', state: 'paid' });
     expect(
-      issuesOfRefusal(posted, {
-        detail: 'refused',
-        errors: [{ pointer: '/data/pipeline/nodes/1/config/tags/0', message: 'at most 100 characters' }],
-      }),
-    ).toEqual([{ nodes: [1], key: 'tags', text: { raw: 'at most 100 characters' } }]);
+      issuesOfRefusal(
+        posted,
+        {
+          code: 'FLOW_INVALID_ACTION_CONFIG',
+          detail: 'refused',
+          errors: [{ pointer: '/data/pipeline/nodes/1/config/tags/0', message: 'at most 100 characters' }],
+        },
+        actions,
+      ),
+    ).toEqual([
+      {
+        nodes: [1],
+        key: 'tags',
+        text: { key: 'flows.issue.nested', values: { label: 'Tags' }, detail: 'at most 100 characters' },
+      },
+    ]);
   });
 
   it('reads numbers as the UI language writes them and keeps keys the action does not know', () => {
@@ -370,5 +386,256 @@ describe('typed action configs', () => {
     // Inputs rendered for another action are not read: choosing another action starts its config empty.
     form['n-0-action'] = 'action.stop.flow';
     expect(draftFromForm(form, [...actions], 'de').nodes[0]!.config).toBe('{}');
+  });
+});
+
+describe('issues in the UI language', () => {
+  let german: CatalogAction[];
+  beforeAll(async () => {
+    const answer = await findOperation('automation.catalog')!.handler({} as never, { language: 'de' });
+    if (!answer.ok) throw new Error(answer.detail);
+    german = (answer.value as { actions: CatalogAction[] }).actions;
+  });
+
+  /** An issue as the editor renders it (issueText only reads the page's translator). */
+  const said = (issue: DraftIssue, locale: Locale = 'de'): string =>
+    String(issueText({ t: translator(locale) } as unknown as PageContext, issue));
+  const draftWith = (nodes: unknown[], entry = 'start') =>
+    draftOf({ name: { de: 'F' }, trigger: 'order.placed', pipeline: { entry, nodes } }, 1, true, 'de');
+  /** The checked draft's issues, each as the German page says it, with the nodes it is pinned to. */
+  const checked = (nodes: unknown[], entry = 'start') =>
+    checkDraft(draftWith(nodes, entry), german).issues.map((issue) => ({
+      nodes: issue.nodes,
+      key: issue.key,
+      text: said(issue),
+      code: issue.text.key,
+    }));
+  const action = (id: string, name: string, config: unknown, next: string | null = null) => ({
+    id,
+    kind: 'action',
+    action: name,
+    config,
+    next,
+  });
+  const label = (name: string, key: string) =>
+    german.find((entry) => entry.name === name)!.configKeys.find((entry) => entry.name === key)!.label;
+
+  it('names the edge, its node and the missing target, read from the draft', () => {
+    expect(checked([{ id: 'start', kind: 'delay', seconds: 60, next: 'nirgendwo' }])).toEqual([
+      {
+        nodes: [0],
+        key: undefined,
+        code: 'flows.issue.edgeMissing',
+        text: '„Danach“ von Knoten start führt zu Knoten nirgendwo, den es nicht gibt.',
+      },
+    ]);
+    const branches = checked([
+      { id: 'start', kind: 'condition', condition: { type: 'alwaysValid' }, on_true: 'ja', on_false: null },
+    ]);
+    expect(branches.map((issue) => issue.text)).toEqual([
+      '„Wenn wahr“ von Knoten start führt zu Knoten ja, den es nicht gibt.',
+    ]);
+    expect(checked([{ id: 'end', kind: 'stop' }], 'anfang').map((issue) => issue.text)).toEqual([
+      'Den Startknoten anfang gibt es nicht.',
+    ]);
+  });
+
+  it('lists unreachable nodes and the nodes of a cycle as German lists them', () => {
+    const unreachable = checked([
+      { id: 'start', kind: 'stop' },
+      { id: 'a', kind: 'delay', seconds: 60, next: 'b' },
+      { id: 'b', kind: 'stop' },
+    ]);
+    expect(unreachable).toEqual([
+      {
+        nodes: [1, 2],
+        key: undefined,
+        code: 'flows.issue.unreachable',
+        text: 'Die Knoten a und b sind vom Startknoten aus nicht erreichbar.',
+      },
+    ]);
+    const cycle = checked([
+      { id: 'start', kind: 'delay', seconds: 60, next: 'a' },
+      { id: 'a', kind: 'delay', seconds: 60, next: 'start' },
+    ]);
+    expect(cycle.map((issue) => [issue.nodes, issue.text])).toEqual([
+      [[0, 1], 'Die Knoten start und a bilden einen Kreis: Ein Flow darf keine Schleife enthalten.'],
+    ]);
+    const self = checked([{ id: 'start', kind: 'delay', seconds: 60, next: 'start' }]);
+    expect(self.map((issue) => issue.text)).toEqual([
+      'Knoten start führt zu sich selbst zurück: Ein Flow darf keine Schleife enthalten.',
+    ]);
+  });
+
+  it('names a duplicate id, a delay too long with the limit, and an unknown action', () => {
+    const duplicate = checked([
+      { id: 'start', kind: 'delay', seconds: 60, next: 'start-2' },
+      { id: 'start-2', kind: 'stop' },
+      { id: 'start-2', kind: 'stop' },
+    ]);
+    expect(duplicate.map((issue) => [issue.nodes, issue.text])).toEqual([
+      [[1, 2], 'Mehr als ein Knoten hat die ID start-2.'],
+    ]);
+    const long = checked([{ id: 'start', kind: 'delay', seconds: 31 * 86_400, next: null }]);
+    expect(long.map((issue) => [issue.nodes, issue.text])).toEqual([
+      [[0], 'Eine Verzögerung dauert höchstens 30 Tage, nicht 31 Tage.'],
+    ]);
+    const hours = checked([{ id: 'start', kind: 'delay', seconds: 1000 * 3600, next: null }]);
+    expect(hours.map((issue) => issue.text)).toEqual([
+      'Eine Verzögerung dauert höchstens 30 Tage, nicht 1.000 Stunden.',
+    ]);
+    const unknown = checked([action('start', 'action.fly.to.moon', {})]);
+    expect(unknown.map((issue) => issue.text)).toEqual(['action.fly.to.moon ist keine Aktion des Katalogs.']);
+  });
+
+  it('names a config key by its catalog label in German and says what input it expects', () => {
+    const note = checked([action('start', 'note', {})]);
+    expect(note).toEqual([
+      {
+        nodes: [0],
+        key: 'text',
+        code: 'flows.issue.required',
+        text: `„${label('note', 'text')}“ ist ein Pflichtfeld.`,
+      },
+    ]);
+    expect(label('note', 'text')).toBe('Notiz');
+    // A wrong kind of value: the lead says what the input expects, valibot's words follow as detail.
+    const status = checked([action('start', 'action.change.customer.status', { active: 'yes' })]);
+    expect(status.map((issue) => [issue.key, issue.text])).toEqual([
+      [
+        'active',
+        `„${label('action.change.customer.status', 'active')}“ erwartet Ja oder Nein. <span class="issue-detail">Technisches Detail: <code lang="en">active: expected true or false</code></span>`,
+      ],
+    ]);
+    const group = checked([action('start', 'action.set.order.state', { kind: 'refund', state: 'paid' })]);
+    expect(group.map((issue) => issue.text)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^„${label('action.set.order.state', 'kind')}“ erwartet eine der angebotenen Möglichkeiten\\. `,
+        ),
+      ),
+    ]);
+    const notKey = checked([action('start', 'action.add.order.tag', { tags: ['a'], colour: 'red' })]);
+    expect(notKey.map((issue) => [issue.key, issue.text])).toEqual([
+      ['colour', 'colour ist keine Einstellung dieser Aktion.'],
+    ]);
+    const both = checked([action('start', 'action.add.order.tag', { tags: ['a'], tagIds: ['b'] })]);
+    expect(both.map((issue) => [issue.key, issue.text])).toEqual([
+      ['tagIds', 'tagIds ist ein anderer Name für „Tags“: Geben Sie die Einstellung nur einmal an.'],
+    ]);
+  });
+
+  it('says an unsupported option and a nested value in German, keeping the check’s words as marked detail', () => {
+    const mail = checked([
+      action('start', 'action.mail.send', { templateId: 'order_confirmation', recipients: ['a@b.c'] }),
+    ]);
+    expect(mail.map((issue) => [issue.key, issue.code])).toEqual([['recipients', 'flows.issue.unsupported']]);
+    expect(mail[0]!.text).toBe(
+      '„recipients“: Diese Option wird nicht unterstützt. <span class="issue-detail">Technisches Detail: <code lang="en">recipients is not supported: the mail goes to the order’s customer, without attachments.</code></span>',
+    );
+    const app = checked([
+      action('start', 'app_action', {
+        appId: 'crm',
+        action: 'sync',
+        input: { who: { $fact: 'order.nope' } },
+      }),
+    ]);
+    expect(app.map((issue) => [issue.key, issue.code])).toEqual([['input', 'flows.issue.nested']]);
+    // (the label itself quotes {"$fact": Name}, escaped in HTML)
+    expect(label('app_action', 'input')).toMatch(/^Eingabe /);
+    expect(app[0]!.text).toMatch(
+      /^Ein Wert in „Eingabe .*“ ist ungültig\. <span class="issue-detail">Technisches Detail: <code lang="en">who: a binding is .*<\/code><\/span>$/,
+    );
+  });
+
+  it('falls back to a German lead with the English detail marked lang="en" where the code cannot say more', () => {
+    // A check across keys (valibot's message for the config as a whole).
+    const codes = checked([action('start', 'action.add.order.affiliate.and.campaign.code', {})]);
+    expect(codes.map((issue) => [issue.key, issue.text])).toEqual([
+      [
+        undefined,
+        'Die Einstellungen dieser Aktion sind ungültig. <span class="issue-detail">Technisches Detail: <code lang="en">set affiliateCode, campaignCode or both</code></span>',
+      ],
+    ]);
+    // A condition tree's own issue.
+    const tree = checked([
+      {
+        id: 'start',
+        kind: 'condition',
+        condition: { type: 'noSuchCondition' },
+        on_true: null,
+        on_false: null,
+      },
+    ]);
+    expect(tree).toHaveLength(1);
+    expect(tree[0]!.text).toMatch(
+      /^Die Bedingung von Knoten start ist ungültig\. <span class="issue-detail">Technisches Detail: <code lang="en">.+<\/code><\/span>$/,
+    );
+    // English pages say the same in English; nothing of the check's English shows outside the detail.
+    expect(said(checkDraft(draftWith([action('start', 'note', {})]), german).issues[0]!, 'en')).toBe(
+      '“Notiz” is required.',
+    );
+  });
+
+  it('words the save’s refusals by their code and pointer, like the graph’s own issues', () => {
+    const draft = draftWith([
+      { id: 'start', kind: 'delay', seconds: 60, next: 'weg' },
+      action('tag', 'action.add.order.tag', {}, null),
+    ]);
+    const single = issuesOfRefusal(
+      draft,
+      {
+        code: 'FLOW_EDGE_MISSING',
+        detail: 'The edge next of "start" names no node: "weg".',
+        errors: [
+          {
+            pointer: '/data/pipeline/nodes/0/next',
+            message: 'The edge next of "start" names no node: "weg".',
+          },
+        ],
+        extensions: { codes: ['FLOW_EDGE_MISSING'], nodeIds: ['start'] },
+      },
+      german,
+    );
+    expect(single.map((issue) => [issue.nodes, said(issue)])).toEqual([
+      [[0], '„Danach“ von Knoten start führt zu Knoten weg, den es nicht gibt.'],
+    ]);
+    const required = issuesOfRefusal(
+      draft,
+      {
+        code: 'FLOW_INVALID_ACTION_CONFIG',
+        detail: 'The key tags is required.',
+        errors: [{ pointer: '/data/pipeline/nodes/1/config/tags', message: 'The key tags is required.' }],
+        extensions: { codes: ['FLOW_INVALID_ACTION_CONFIG'], nodeIds: ['tag'] },
+      },
+      german,
+    );
+    expect(required.map((issue) => [issue.nodes, issue.key, said(issue)])).toEqual([
+      [[1], 'tags', '„Tags“ ist ein Pflichtfeld.'],
+    ]);
+    // Two codes for two errors: which is whose is not said, so each keeps its message as detail.
+    const mixed = issuesOfRefusal(
+      draft,
+      {
+        code: 'FLOW_EDGE_MISSING',
+        detail: 'x',
+        errors: [
+          { pointer: '/data/pipeline/nodes/0/next', message: 'edge message' },
+          { pointer: '/data/pipeline/nodes/1/config/tags', message: 'tags message' },
+        ],
+        extensions: { codes: ['FLOW_EDGE_MISSING', 'FLOW_INVALID_ACTION_CONFIG'] },
+      },
+      german,
+    );
+    expect(mixed.map((issue) => [issue.nodes, said(issue)])).toEqual([
+      [
+        [0],
+        'Dieser Teil des Flows wird nicht angenommen. <span class="issue-detail">Technisches Detail: <code lang="en">edge message</code></span>',
+      ],
+      [
+        [1],
+        'Dieser Teil des Flows wird nicht angenommen. <span class="issue-detail">Technisches Detail: <code lang="en">tags message</code></span>',
+      ],
+    ]);
   });
 });

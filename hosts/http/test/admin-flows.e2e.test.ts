@@ -7,10 +7,11 @@ import { createHarness, type Harness } from './harness.ts';
 // and German: build a flow (order.placed → delay 1 s → note → tag) node by node, the actions
 // configured with the typed inputs the catalog describes, see the problems pinned to their nodes
 // and config inputs before saving (an edge to nowhere, an unreachable node, a missing note text,
-// missing tags), fix and save; place orders through the store API, drive the workers' rounds from
-// the test while the page long-polls, print how long each new job took to show, and watch the
-// execution appear waiting on its delay, then finished with its trace. A reader sees no edit or
-// resolve control and the API refuses the reader's replayed posts.
+// missing tags; each said in the UI language from its code and the draft), fix and save; place
+// orders through the store API, drive the workers' rounds from the test while the page long-polls,
+// print how long each new job took to show, and watch the execution appear waiting on its delay,
+// then finished with its trace. A reader sees no edit or resolve control and the API refuses the
+// reader's replayed posts.
 
 let h: Harness;
 let ui: AdminBrowser;
@@ -67,6 +68,10 @@ const TEXT = {
     saved: 'Saved as revision 1.',
     waiting: 'waiting',
     finished: 'finished',
+    dangling: '“Then” of node delay-1 goes to node nowhere, which does not exist.',
+    unreachable: 'Nodes end and action-1 cannot be reached from the start node.',
+    noteRequired: '“Note” is required.',
+    tagsRequired: '“Tags” is required.',
   },
   de: {
     title: 'Flows',
@@ -74,6 +79,10 @@ const TEXT = {
     saved: 'Als Revision 1 gespeichert.',
     waiting: 'wartet',
     finished: 'beendet',
+    dangling: '„Danach“ von Knoten delay-1 führt zu Knoten nowhere, den es nicht gibt.',
+    unreachable: 'Die Knoten end und action-1 sind vom Startknoten aus nicht erreichbar.',
+    noteRequired: '„Notiz“ ist ein Pflichtfeld.',
+    tagsRequired: '„Tags“ ist ein Pflichtfeld.',
   },
 } as const;
 
@@ -163,8 +172,11 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
         // The dangling edge is pinned to the delay node, the unreachable node to itself: in the
         // node's fieldset and in the drawn graph, before anything is saved.
         await page.waitForSelector('#node-1 .message.error');
-        expect(await page.textContent('#node-1 .message.error')).toContain('nowhere');
+        // Each said in the UI language from the issue's code and the draft (which edge, which id).
+        expect(await page.textContent('#node-1 .message.error')).toContain(TEXT[locale].dangling);
         expect(await page.locator('#node-2 .message.error').count()).toBe(1);
+        expect(await page.textContent('#node-2 .message.error')).toContain(TEXT[locale].unreachable);
+        expect(await page.textContent('#g-node-1 .flow-issues')).toContain(TEXT[locale].dangling);
         // The stop node is only reached through the unreachable note, so it is unreachable too.
         expect(await page.locator('#node-0 .message.error').count()).toBe(1);
         expect(await page.locator('.flow-graph .flow-missing').textContent()).toContain('nowhere');
@@ -173,7 +185,13 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
         // The missing note text is pinned to its input.
         expect(await page.getAttribute('#n-2-c0', 'aria-invalid')).toBe('true');
         expect(await page.getAttribute('#n-2-c0', 'aria-describedby')).toContain('n-2-c0-error');
-        expect((await page.textContent('#n-2-c0-error'))!.length).toBeGreaterThan(0);
+        expect(await page.textContent('#n-2-c0-error')).toBe(TEXT[locale].noteRequired);
+        // No text of the graph check's English messages shows on the page (these need no detail).
+        const problems = await page.locator('.message.error, .flow-issues, .node-errors').allTextContents();
+        expect(problems.join('\n')).not.toMatch(
+          /The key \w+ is required|names no node|Not reachable from the entry/,
+        );
+        expect(await page.locator('.issue-detail').count()).toBe(0);
         await ui.shot(page, `flows-${locale}-02-problems`);
         expect(await ui.seriousViolations(page)).toEqual([]);
 
@@ -198,6 +216,7 @@ describe.skipIf(browserSkipped)('the flow builder and executions in chromium', (
         await page.locator('label[for="n-3-c0"]', { hasText: 'Tags' }).waitFor();
         expect(await page.getAttribute('#n-3-c0', 'aria-invalid')).toBe('true');
         expect(await page.getAttribute('#n-3-c0', 'aria-describedby')).toBe('n-3-c0-hint n-3-c0-error');
+        expect(await page.textContent('#n-3-c0-error')).toBe(TEXT[locale].tagsRequired);
         // Pinned to the input, not to the node as a whole.
         expect(await page.getAttribute('#n-3-id', 'aria-invalid')).toBeNull();
         expect(await page.inputValue('#n-2-c0')).toBe(`Checked by the ${locale} flow`);

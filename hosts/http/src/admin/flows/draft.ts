@@ -1,4 +1,4 @@
-import { FLOW_NODE_KINDS, type FlowNodeKind, validatePipeline } from '@cartwright/flow-graph';
+import { FLOW_LIMITS, FLOW_NODE_KINDS, type FlowNodeKind, validatePipeline } from '@cartwright/flow-graph';
 import type { Locale, MessageKey, Values } from '../i18n.ts';
 import type { FormBody } from '../kit.ts';
 import { formatParam, parseParam } from '../rules/rule-form.ts';
@@ -27,6 +27,8 @@ export interface CatalogConfigKey {
   readonly choices?: readonly string[];
   /** What a `reference` names: `app` (an installed app) or `appAction` (an action of that app). */
   readonly references?: string;
+  /** Another name the action accepts for this key (e.g. `tagIds` for `tags`). */
+  readonly alias?: string;
 }
 
 /** A catalog action as `automation.catalog` answers it (the fields the editor reads). */
@@ -130,12 +132,25 @@ export interface Draft {
   readonly nodes: readonly DraftNode[];
 }
 
+/**
+ * A problem's text in the UI language: a message of the flows area with its facts. `ids` (node
+ * ids) are joined as the UI language lists them and given as `{ids}`; `detail` is the original
+ * English message of the check, shown as secondary technical text where the message cannot say
+ * everything (e.g. a nested value's own rule).
+ */
+export interface IssueText {
+  readonly key: MessageKey;
+  readonly values?: Values;
+  readonly ids?: readonly string[];
+  readonly detail?: string;
+}
+
 /** A problem of the draft: pinned to node positions (empty: the graph as a whole). */
 export interface DraftIssue {
   readonly nodes: readonly number[];
   /** The config key of the (one) action node the issue is about, when its pointer names one. */
   readonly key?: string;
-  readonly text: { readonly key: MessageKey; readonly values?: Values } | { readonly raw: string };
+  readonly text: IssueText;
 }
 
 /** The most nodes a posted form may carry (validatePipeline's own input bound). */
@@ -418,8 +433,10 @@ function keyOf(draft: Draft, positions: readonly number[], pointer: string): str
   const at = /^\/nodes\/(\d+)\/config\/([^/]+)/.exec(pointer);
   if (!at || positions.length !== 1 || positions[0] !== Number(at[1])) return undefined;
   if (draft.nodes[positions[0]]?.kind !== 'action') return undefined;
-  return at[2]!.replaceAll('~1', '/').replaceAll('~0', '~');
+  return unescapeSegment(at[2]!);
 }
+
+const unescapeSegment = (segment: string): string => segment.replaceAll('~1', '/').replaceAll('~0', '~');
 
 /** The positions of the nodes an issue names: by id, else by the `/nodes/N` of its pointer. */
 function positionsOf(draft: Draft, nodeIds: readonly string[], pointer: string): number[] {
@@ -430,43 +447,184 @@ function positionsOf(draft: Draft, nodeIds: readonly string[], pointer: string):
   return index >= 0 && index < draft.nodes.length ? [index] : [];
 }
 
-/** Every problem of the draft, each pinned to its nodes: the form's own, then the graph's. */
-export function checkDraft(draft: Draft): { pipeline: unknown; issues: DraftIssue[] } {
+/** An issue of the graph's check as the editor reads it (a `FlowIssue`, or a refusal's error). */
+export interface GraphIssue {
+  readonly code: string | undefined;
+  /** A JSON pointer into the pipeline (`/entry`, `/nodes/3/config/tags`). */
+  readonly pointer: string;
+  readonly nodeIds: readonly string[];
+  /** The check's English message: kept only as the detail where the code cannot say everything. */
+  readonly message: string;
+}
+
+const EDGE_FIELDS: Readonly<Record<string, (node: DraftNode) => string>> = {
+  on_true: (node) => node.onTrue,
+  on_false: (node) => node.onFalse,
+  next: (node) => node.next,
+};
+
+/**
+ * A config issue of an action node in words: a required key missing (named by its catalog label),
+ * a value of the wrong kind (the input the catalog expects), a key the action does not know, an
+ * alias given next to its key, an unsupported option; `path` is the pointer below `config`.
+ */
+function configIssueText(
+  node: DraftNode,
+  actions: readonly CatalogAction[],
+  code: string,
+  path: readonly string[],
+  detail: string,
+): IssueText {
+  const action = actions.find((candidate) => candidate.name === node.action);
+  const [key] = path;
+  if (key === undefined) return { key: 'flows.issue.config', detail };
+  const spec = action?.configKeys.find((candidate) => candidate.name === key);
+  const label = spec?.label ?? key;
+  if (code === 'FLOW_UNSUPPORTED_OPTION')
+    return { key: 'flows.issue.unsupported', values: { label }, detail };
+  const config = parsedConfig(node.config) ?? {};
+  const present = Object.hasOwn(config, key);
+  if (spec === undefined) {
+    const aliased = action?.configKeys.find((candidate) => candidate.alias === key);
+    if (present && aliased) return { key: 'flows.issue.alias', values: { key, label: aliased.label } };
+    if (present && action) return { key: 'flows.issue.notASetting', values: { key } };
+    return { key: 'flows.issue.other', detail };
+  }
+  if (!present && path.length === 1) return { key: 'flows.issue.required', values: { label } };
+  if (path.length === 1) return { key: 'flows.issue.expects', values: { label, input: spec.input }, detail };
+  return { key: 'flows.issue.nested', values: { label }, detail };
+}
+
+/**
+ * An issue of the graph in the UI language's words, from its code, its pointer, the nodes it names
+ * and the draft itself (the edge's target, the delay's length, the action's catalog labels) — never
+ * from its English message, which stays only as the detail where the code cannot say everything.
+ */
+export function issueTextOf(draft: Draft, actions: readonly CatalogAction[], issue: GraphIssue): IssueText {
+  const detail = issue.message;
+  const path = issue.pointer.split('/').slice(1).map(unescapeSegment);
+  const index = path[0] === 'nodes' && /^\d+$/.test(path[1] ?? '') ? Number(path[1]) : -1;
+  const node = index >= 0 ? draft.nodes[index] : undefined;
+  const field = path[2];
+  const id = node?.id ?? issue.nodeIds[0] ?? '';
+  const ids = issue.nodeIds.length > 0 ? issue.nodeIds : node ? [node.id] : [];
+  switch (issue.code) {
+    case 'FLOW_EDGE_MISSING': {
+      if (issue.pointer === '/entry')
+        return { key: 'flows.issue.entryMissing', values: { target: draft.entry } };
+      const target = field === undefined ? undefined : EDGE_FIELDS[field];
+      if (node && target) {
+        return { key: 'flows.issue.edgeMissing', values: { id, edge: field!, target: target(node) } };
+      }
+      break;
+    }
+    case 'FLOW_DUPLICATE_NODE':
+      if (id !== '') return { key: 'flows.issue.duplicate', values: { id } };
+      break;
+    case 'FLOW_CYCLE':
+      if (ids.length > 0) return { key: 'flows.issue.cycle', values: { count: ids.length }, ids };
+      break;
+    case 'FLOW_UNREACHABLE':
+      if (ids.length > 0) return { key: 'flows.issue.unreachable', values: { count: ids.length }, ids };
+      break;
+    case 'FLOW_SIZE':
+      if (draft.nodes.length === 0) return { key: 'flows.issue.empty' };
+      return { key: 'flows.issue.tooLarge', values: { max: FLOW_LIMITS.reachableNodes }, detail };
+    case 'FLOW_DELAY_TOO_LONG':
+      if (node?.kind === 'delay' && /^\d{1,9}$/.test(node.amount)) {
+        return {
+          key: 'flows.issue.delayTooLong',
+          values: { max: FLOW_LIMITS.delaySeconds / 86_400, amount: Number(node.amount), unit: node.unit },
+        };
+      }
+      break;
+    case 'FLOW_UNKNOWN_ACTION':
+      if (node?.kind === 'action') {
+        return node.action === ''
+          ? { key: 'flows.issue.noAction' }
+          : { key: 'flows.issue.unknownAction', values: { action: node.action } };
+      }
+      break;
+    case 'FLOW_INVALID_ACTION_CONFIG':
+    case 'FLOW_UNSUPPORTED_OPTION':
+      if (node?.kind === 'action' && field === 'config') {
+        return configIssueText(node, actions, issue.code, path.slice(3), detail);
+      }
+      break;
+    case 'FLOW_INVALID_GRAPH':
+      if (issue.pointer === '/entry') return { key: 'flows.issue.noEntry' };
+      if (node && path.length === 3 && field === 'id') return { key: 'flows.issue.noId' };
+      if (node && path.length === 3 && field === 'action') return { key: 'flows.issue.noAction' };
+      if (node?.kind === 'delay' && path.length === 3 && field === 'seconds')
+        return { key: 'flows.badAmount' };
+      break;
+  }
+  // A rule issue code of a condition tree: the tree's own check says what is wrong.
+  if (node?.kind === 'condition' && field === 'condition') {
+    return { key: 'flows.issue.condition', values: { id }, detail };
+  }
+  return { key: 'flows.issue.other', detail };
+}
+
+/**
+ * Every problem of the draft, each pinned to its nodes: the form's own, then the graph's (in the
+ * UI language, the config keys named by the labels of `actions`, the catalog in that language).
+ */
+export function checkDraft(
+  draft: Draft,
+  actions: readonly CatalogAction[] = [],
+): { pipeline: unknown; issues: DraftIssue[] } {
   const { pipeline, issues } = pipelineOf(draft);
   const graph = validatePipeline(pipeline);
   if (!graph.ok) {
     for (const issue of graph.issues) {
       const nodes = positionsOf(draft, issue.nodeIds, issue.pointer);
       const key = keyOf(draft, nodes, issue.pointer);
-      issues.push({ nodes, ...(key === undefined ? {} : { key }), text: { raw: issue.message } });
+      issues.push({ nodes, ...(key === undefined ? {} : { key }), text: issueTextOf(draft, actions, issue) });
     }
   }
   return { pipeline: graph.ok ? graph.pipeline : pipeline, issues };
 }
 
-/** An operation's refusal of a save, pinned by the pointers of its errors (`/data/pipeline/nodes/N…`). */
+/**
+ * An operation's refusal of a save, pinned by the pointers of its errors (`/data/pipeline/nodes/N…`)
+ * and worded like the graph's own issues. A refusal names one code per error only implicitly: an
+ * error's code is the refusal's when it has a single error or a single code (`extensions.codes`);
+ * otherwise the error gets the general lead with its message as the detail.
+ */
 export function issuesOfRefusal(
   draft: Draft,
   failure: {
+    code?: string;
     detail: string;
     errors?: readonly { pointer: string; message: string }[];
     extensions?: Readonly<Record<string, unknown>>;
   },
+  actions: readonly CatalogAction[] = [],
 ): DraftIssue[] {
   const errors = failure.errors ?? [];
-  if (errors.length === 0) return [{ nodes: [], text: { raw: failure.detail } }];
+  if (errors.length === 0) return [{ nodes: [], text: { key: 'flows.issue.other', detail: failure.detail } }];
+  const codes = Array.isArray(failure.extensions?.codes) ? failure.extensions.codes : [];
+  const code =
+    codes.length === 1 && typeof codes[0] === 'string'
+      ? codes[0]
+      : errors.length === 1
+        ? failure.code
+        : undefined;
+  const named = failure.extensions?.nodeIds;
+  const nodeIds =
+    errors.length === 1 && Array.isArray(named) ? named.filter((id) => typeof id === 'string') : [];
   return errors.map((error) => {
-    const pointer = error.pointer.replace(/^\/data\/pipeline/, '');
+    if (!error.pointer.startsWith('/data/pipeline')) {
+      return { nodes: [], text: { key: 'flows.issue.other', detail: `${error.pointer}: ${error.message}` } };
+    }
+    const pointer = error.pointer.slice('/data/pipeline'.length);
     const nodes = positionsOf(draft, [], pointer);
     const key = keyOf(draft, nodes, pointer);
     return {
       nodes,
       ...(key === undefined ? {} : { key }),
-      text: {
-        raw: error.pointer.startsWith('/data/pipeline')
-          ? error.message
-          : `${error.pointer}: ${error.message}`,
-      },
+      text: issueTextOf(draft, actions, { code, pointer, nodeIds, message: error.message }),
     };
   });
 }

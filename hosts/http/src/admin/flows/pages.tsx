@@ -102,9 +102,30 @@ export function FlowsPage({ page, flows }: { page: PageContext; flows: readonly 
   );
 }
 
-function issueText(page: PageContext, issue: DraftIssue): string {
-  return 'raw' in issue.text ? issue.text.raw : page.t.t(issue.text.key, issue.text.values);
+/**
+ * A problem in the UI language: its message with its facts (node ids listed as the language lists
+ * them); where the message cannot say everything, the check's English text follows as a marked
+ * technical detail (`lang="en"`, so a screen reader pronounces it as English).
+ */
+export function issueText(page: PageContext, issue: DraftIssue): Child {
+  const { t } = page;
+  const { key, values, ids, detail } = issue.text;
+  const list = ids ? new Intl.ListFormat(t.locale, { type: 'conjunction' }).format(ids) : undefined;
+  const lead = t.t(key, list === undefined ? values : { ...values, ids: list });
+  if (detail === undefined) return lead;
+  return (
+    <>
+      {lead}{' '}
+      <span class="issue-detail">
+        {t.t('flows.issueDetail')} <code lang="en">{detail}</code>
+      </span>
+    </>
+  );
 }
+
+/** Texts one after another, separated by a middle dot. */
+const joined = (texts: readonly Child[]): Child[] =>
+  texts.flatMap((text, at) => (at === 0 ? [text] : [' · ', text]));
 
 const KIND_KEY: Readonly<Record<FlowNodeKind, MessageKey>> = {
   condition: 'flows.kind.condition',
@@ -163,7 +184,7 @@ function compactJson(text: string): string | null {
 }
 
 /** The graph from the entry as nested lists: each node once, a second use links to the first. */
-function Graph(props: EditorProps & { pinned: ReadonlyMap<number, string[]> }) {
+function Graph(props: EditorProps & { pinned: ReadonlyMap<number, Child[]> }) {
   const { t } = props.page;
   const { nodes } = props.draft;
   const indexOf = new Map<string, number>();
@@ -320,8 +341,8 @@ function Edge({
 type NodeProps = EditorProps & {
   node: DraftNode;
   index: number;
-  problems: readonly string[];
-  keyProblems: ReadonlyMap<string, readonly string[]>;
+  problems: readonly Child[];
+  keyProblems: ReadonlyMap<string, readonly Child[]>;
   /** Whether some problem of the node is not pinned to one of its config inputs. */
   nodeLevel: boolean;
 };
@@ -345,7 +366,7 @@ function ConfigInput({
   index: number;
   at: number;
   field: ConfigField;
-  problems: readonly string[];
+  problems: readonly Child[];
   options: readonly string[];
 }) {
   const { t } = page;
@@ -428,7 +449,7 @@ function ConfigInput({
       {errorId ? (
         <ul class="node-errors" id={errorId}>
           {problems.map((problem) => (
-            <li lang="en">{problem}</li>
+            <li>{problem}</li>
           ))}
         </ul>
       ) : null}
@@ -679,17 +700,17 @@ export function FlowEditorPage(props: EditorProps) {
   const { page, draft, issues, flowId, triggers, isNew, notice } = props;
   const { t } = page;
   const editable = writes(page);
-  const pinned = new Map<number, string[]>();
-  const pinnedKeys = new Map<number, Map<string, string[]>>();
+  const pinned = new Map<number, Child[]>();
+  const pinnedKeys = new Map<number, Map<string, Child[]>>();
   const nodeLevel = new Set<number>();
-  const whole: string[] = [];
+  const whole: Child[] = [];
   for (const issue of issues ?? []) {
     const text = issueText(page, issue);
     if (issue.nodes.length === 0) whole.push(text);
     for (const index of issue.nodes) pinned.set(index, [...(pinned.get(index) ?? []), text]);
     const [only] = issue.nodes;
     if (issue.key !== undefined && only !== undefined) {
-      const keys = pinnedKeys.get(only) ?? new Map<string, string[]>();
+      const keys = pinnedKeys.get(only) ?? new Map<string, Child[]>();
       keys.set(issue.key, [...(keys.get(issue.key) ?? []), text]);
       pinnedKeys.set(only, keys);
     } else {
@@ -716,7 +737,7 @@ export function FlowEditorPage(props: EditorProps) {
             {[...pinned].map(([index, texts]) => (
               <li>
                 <a href={`#node-${index}`}>{t.t('flows.node', { id: draft.nodes[index]?.id ?? '' })}</a>:{' '}
-                {texts.join(' · ')}
+                {joined(texts)}
               </li>
             ))}
           </ul>

@@ -293,7 +293,7 @@ export const flowsArea: AdminArea = (app, kit) => {
     } else if (op.startsWith('remove:')) {
       draft = withoutNode(draft, Number.parseInt(op.slice('remove:'.length), 10));
     }
-    const { pipeline, issues } = checkDraft(draft);
+    const { pipeline, issues } = checkDraft(draft, actions);
     if (op !== 'save') return editor(c, page, session, id, draft, { issues, actions });
     if (issues.length > 0) return editor(c, page, session, id, draft, { issues, status: 422, actions });
 
@@ -329,7 +329,7 @@ export const flowsArea: AdminArea = (app, kit) => {
     if (saved.code === 'FORBIDDEN' || saved.code === 'NOT_FOUND') return kit.problem(c, page, saved);
     return editor(c, page, session, id, draft, {
       status: 422,
-      issues: issuesOfRefusal(draft, saved),
+      issues: issuesOfRefusal(draft, saved, actions),
       notice: { kind: 'error', text: page.t.t('flows.refused', { detail: saved.detail }) },
       rules: all?.rules ?? [],
       actions,
