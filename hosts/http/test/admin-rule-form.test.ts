@@ -174,7 +174,7 @@ async function editorHtml(tree: TreeNode, references: EditorState['references'])
   return String(await RuleEditorPage({ page, state }));
 }
 
-const unescape = (text: string) =>
+const htmlText = (text: string) =>
   text
     .replaceAll('&quot;', '"')
     .replaceAll('&#39;', "'")
@@ -183,7 +183,7 @@ const unescape = (text: string) =>
     .replaceAll('&amp;', '&');
 const attribute = (tag: string, name: string) => {
   const found = new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
-  return found === undefined ? undefined : unescape(found);
+  return found === undefined ? undefined : htmlText(found);
 };
 
 function postedForm(html: string): Record<string, string> {
@@ -198,7 +198,7 @@ function postedForm(html: string): Record<string, string> {
     } else fields[name] = attribute(tag, 'value') ?? '';
   }
   for (const [, open, body] of form.matchAll(/<textarea\b([^>]*)>([\s\S]*?)<\/textarea>/g)) {
-    fields[attribute(open!, 'name')!] = unescape(body!);
+    fields[attribute(open!, 'name')!] = htmlText(body!);
   }
   for (const [, open, body] of form.matchAll(/<select\b([^>]*)>([\s\S]*?)<\/select>/g)) {
     const options = [...body!.matchAll(/<option\b([^>]*)>/g)].map(([, tag]) => tag!);

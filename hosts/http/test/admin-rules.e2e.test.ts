@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { NATIVE_CUSTOMER_GROUPS } from '@cartwright/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminBrowser, browserSkipped, launchAdminBrowser } from './admin-browser.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 // The rule builder (admin/rules, decision 0047) walked in chromium in English and German: a rule
-// built from the catalog (an OR container with a cart amount and a customer group), saved, listed,
+// built from the catalog (an OR container with a cart amount and a customer group picked from the
+// shop's choices, parameters labelled in the UI language), saved, listed,
 // previewed against a test cart composed in the page (built through the storefront operations,
 // previewed by its context token) with its trace drawn, the trace flipping when the quantity
 // changes on the same cart; a visitor's context token still previews a cart; a stale save and the
@@ -16,7 +18,7 @@ let ui: AdminBrowser;
 let productId: string;
 let channelKey: string;
 let readerToken: string;
-const GROUP = '0b9b7a40-1c1e-4d1f-9a51-6f0a3c2b7e11';
+const GROUP = NATIVE_CUSTOMER_GROUPS.business;
 
 const staff = (method: string, path: string, body?: unknown) =>
   h.call(method, path, { token: h.shopA.token, body });
@@ -50,6 +52,10 @@ const TEXT = {
   en: {
     rules: 'Rules',
     amount: '20.5',
+    amountLabel: 'Value *',
+    groupsLabel: 'Customer groups *',
+    business: 'Business customers',
+    atLeast: '≥ (at least)',
     matches: 'The cart matches this condition.',
     misses: 'The cart does not match this condition.',
     saved: 'saved',
@@ -61,6 +67,10 @@ const TEXT = {
   de: {
     rules: 'Regeln',
     amount: '20,5',
+    amountLabel: 'Wert *',
+    groupsLabel: 'Kundengruppen *',
+    business: 'Geschäftskunden',
+    atLeast: '≥ (mindestens)',
     matches: 'Der Warenkorb erfüllt diese Bedingung.',
     misses: 'Der Warenkorb erfüllt diese Bedingung nicht.',
     saved: 'gespeichert',
@@ -115,16 +125,30 @@ describe.skipIf(browserSkipped)('the rule builder in chromium', () => {
         await page.selectOption('#n-children-0--new', 'customerCustomerGroup');
         await page.click('button[name="op"][value="add:/children/0"]');
         await page.waitForSelector('li[data-pointer="/children/0/children/1"]');
-        // Typed inputs: the amount as the UI language writes it, the operator, a list of ids.
+        // Typed inputs labelled in the UI language: the amount as the UI language writes it, the
+        // operator (symbol and words), a customer group picked from the shop's choices.
+        expect(await page.textContent('label[for="n-children-0-children-0--amount"]')).toBe(text.amountLabel);
+        expect(
+          await page.textContent(
+            'li[data-pointer="/children/0/children/1"] [data-param="customerGroupIds"] legend',
+          ),
+        ).toBe(text.groupsLabel);
+        expect(await page.locator('[name="v:/children/0/children/1:customerGroupIds"]').count()).toBe(0);
         await page.selectOption('#n-children-0-children-0--operator', '>=');
+        expect(await page.textContent('#n-children-0-children-0--operator option[value=">="]')).toBe(
+          text.atLeast,
+        );
         await page.fill('#n-children-0-children-0--amount', 'twenty');
-        await page.fill('#n-children-0-children-1--customerGroupIds', GROUP);
+        const business = page
+          .locator('li[data-pointer="/children/0/children/1"] [data-param="customerGroupIds"]')
+          .getByLabel(text.business);
+        await business.check();
         // A value the API refuses is shown next to its parameter, with the entries kept.
         await page.click('button[name="op"][value="save"]');
         await page.waitForSelector(
           'li[data-pointer="/children/0/children/0"] [data-param="amount"] .node-errors',
         );
-        expect(await page.inputValue('#n-children-0-children-1--customerGroupIds')).toBe(GROUP);
+        expect(await business.isChecked()).toBe(true);
         expect(await page.inputValue('#rule-name')).toBe(name);
         await ui.shot(page, `rules-${locale}-02-pointer-error`);
         expect(await ui.seriousViolations(page)).toEqual([]);
