@@ -306,6 +306,25 @@ export function ProvenanceBadge({
   return null;
 }
 
+/** The hidden fields a channel's settings form and its reset form post: CSRF token, revision and basis revision. */
+export function ChannelRevisionFields({
+  page,
+  revision,
+  baseRevision,
+}: {
+  page: PageContext;
+  revision: number;
+  baseRevision: number;
+}) {
+  return (
+    <>
+      <CsrfField token={page.csrf} />
+      <input type="hidden" name="revision" value={String(revision)} />
+      <input type="hidden" name="baseRevision" value={String(baseRevision)} />
+    </>
+  );
+}
+
 /**
  * "Reset to inherited" for a field the channel overrides: a submit button of the separate reset
  * form (`form="reset-form"`), so Enter in a field of the settings form still saves (the implicit
@@ -1402,9 +1421,7 @@ export function ChannelPage(props: ChannelPageProps) {
           method="post"
           action={`/admin/settings/channels/${props.channelId}?language=${encodeURIComponent(language)}`}
         >
-          <CsrfField token={page.csrf} />
-          <input type="hidden" name="revision" value={String(props.revision)} />
-          <input type="hidden" name="baseRevision" value={String(props.baseRevision)} />
+          <ChannelRevisionFields page={page} revision={props.revision} baseRevision={props.baseRevision} />
           {body}
           <button type="submit">{t.t('action.save')}</button>
         </form>
@@ -1415,9 +1432,7 @@ export function ChannelPage(props: ChannelPageProps) {
           method="post"
           action={`/admin/settings/channels/${props.channelId}?language=${encodeURIComponent(language)}`}
         >
-          <CsrfField token={page.csrf} />
-          <input type="hidden" name="revision" value={String(props.revision)} />
-          <input type="hidden" name="baseRevision" value={String(props.baseRevision)} />
+          <ChannelRevisionFields page={page} revision={props.revision} baseRevision={props.baseRevision} />
         </form>
       ) : (
         <>

@@ -2,7 +2,7 @@
 import { formatRate } from '../channel-form.ts';
 import type { MessageKey } from '../i18n.ts';
 import { CsrfField, Layout, NoticeMessage, type PageContext } from '../layout.tsx';
-import { ProvenanceBadge, ResetButton } from '../pages.tsx';
+import { ChannelRevisionFields, ProvenanceBadge, ResetButton } from '../pages.tsx';
 import {
   type BasisTaxRule,
   type CountryRate,
@@ -680,16 +680,12 @@ export function TaxPage(props: TaxPageProps) {
       {editable ? (
         <>
           <form method="post" action={action}>
-            <CsrfField token={page.csrf} />
-            <input type="hidden" name="revision" value={String(props.revision)} />
-            <input type="hidden" name="baseRevision" value={String(props.baseRevision)} />
+            <ChannelRevisionFields page={page} revision={props.revision} baseRevision={props.baseRevision} />
             {body}
             <button type="submit">{t.t('action.save')}</button>
           </form>
           <form id="reset-form" method="post" action={action}>
-            <CsrfField token={page.csrf} />
-            <input type="hidden" name="revision" value={String(props.revision)} />
-            <input type="hidden" name="baseRevision" value={String(props.baseRevision)} />
+            <ChannelRevisionFields page={page} revision={props.revision} baseRevision={props.baseRevision} />
           </form>
         </>
       ) : (
