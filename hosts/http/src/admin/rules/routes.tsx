@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { randomUUID } from 'node:crypto';
 import type { AdminSession } from '@cartwright/service';
-import type { Locale } from '../i18n.ts';
+import { type Locale, nameIn } from '../i18n.ts';
 import type { AdminArea, AdminKit, FormBody } from '../kit.ts';
 import type { PageContext } from '../layout.tsx';
 import { type EditorState, type Notice, RuleEditorPage, type RuleSummary, RulesListPage } from './pages.tsx';
@@ -41,12 +41,6 @@ interface StoredRule {
   readonly data: { name?: Record<string, string>; condition?: unknown } & Record<string, unknown>;
 }
 
-// Rule names are admin labels in the UI languages, as channel names (decision 0029).
-function nameIn(names: Record<string, string> | undefined, locale: Locale): string {
-  if (!names) return '';
-  return names[locale] ?? names.en ?? Object.values(names)[0] ?? '';
-}
-
 interface StoredChannel {
   readonly id: string;
   readonly isMain: boolean;
@@ -80,7 +74,7 @@ function summaries(rules: readonly StoredRule[], page: PageContext): RuleSummary
   return rules
     .map((rule) => ({
       id: rule.id,
-      name: nameIn(rule.data.name, page.t.locale) || page.t.t('rules.unnamed'),
+      name: nameIn(rule.data.name ?? {}, page.t.locale, '') || page.t.t('rules.unnamed'),
       active: rule.active,
       revision: rule.revision,
       updatedAt: rule.updatedAt,
@@ -164,7 +158,7 @@ export const rulesArea: AdminArea = (app, kit) => {
         ? {
             kind: 'ok',
             text: page.t.t('rules.saved', {
-              name: nameIn(saved.data.name, page.t.locale) || page.t.t('rules.unnamed'),
+              name: nameIn(saved.data.name ?? {}, page.t.locale, '') || page.t.t('rules.unnamed'),
               revision: saved.revision,
             }),
           }
@@ -209,7 +203,7 @@ export const rulesArea: AdminArea = (app, kit) => {
               id: stored?.id ?? randomUUID(),
               stored,
               revision: stored?.revision ?? 0,
-              name: nameIn(stored?.data.name, page.t.locale),
+              name: nameIn(stored?.data.name ?? {}, page.t.locale, ''),
               active: stored?.active ?? true,
               tree,
             },
@@ -243,7 +237,7 @@ export const rulesArea: AdminArea = (app, kit) => {
     }
     const byName = new Map(loaded.value.catalog.map((condition) => [condition.name, condition]));
     if (canWrite) applyFields(tree, form, byName, t.locale);
-    const name = (text(form, 'name') ?? nameIn(stored?.data.name, t.locale)).trim();
+    const name = (text(form, 'name') ?? nameIn(stored?.data.name ?? {}, t.locale, '')).trim();
     const active = form.activeShown === undefined ? (stored?.active ?? true) : form.active === 'on';
     const token = (text(form, 'token') ?? '').trim();
     const op = text(form, 'op') ?? 'apply';
