@@ -1,6 +1,6 @@
 import { SELLABLE } from '@cartwright/service/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminSessionClient, adminSession } from './admin-session.ts';
+import { type AdminSessionClient, adminSession, formFields } from './admin-session.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 // The admin's shipping and payment methods without a browser (decision 0047; the walk is
@@ -38,26 +38,8 @@ async function stored(area: 'shipping' | 'payment', id: string): Promise<StoredM
   return listed.items.find((item) => item.id === id);
 }
 
-/** What a browser would post from the page's method form (inputs, textareas, selects, checked boxes). */
-function formFields(html: string): Record<string, string> {
-  const form = /<form method="post" action="[^"]*" class="method-form"[\s\S]*?<\/form>/.exec(html)?.[0] ?? '';
-  const fields: Record<string, string> = {};
-  const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
-  for (const [tag] of form.matchAll(/<input\s[^>]*>/g)) {
-    const name = attribute(tag, 'name');
-    if (!name || name === 'csrf') continue;
-    if (attribute(tag, 'type') === 'checkbox') {
-      if (/\schecked=""/.test(tag)) fields[name] = 'on';
-    } else fields[name] = attribute(tag, 'value') ?? '';
-  }
-  for (const match of form.matchAll(/<textarea [^>]*name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) {
-    fields[match[1]!] = match[2]!;
-  }
-  for (const match of form.matchAll(/<select [^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
-    fields[match[1]!] = /<option value="([^"]*)" selected=""/.exec(match[2]!)?.[1] ?? '';
-  }
-  return fields;
-}
+/** What a browser would post from the page's method form. */
+const methodForm = (html: string) => formFields(html, 'class="method-form"');
 
 /** The text of a field's pinned error, if any. */
 function errorOf(html: string, id: string): string | undefined {
@@ -89,7 +71,7 @@ describe('adding a method', () => {
     expect(form.html).toContain('name="name.en"');
     expect(form.html).toContain('name="name.de"');
     expect(form.html).toContain('name="price.CHF.gross"');
-    const fields = formFields(form.html);
+    const fields = methodForm(form.html);
     const id = fields.id!;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     const added = await owner.post('/admin/settings/methods/shipping/new', {
@@ -124,7 +106,7 @@ describe('adding a method', () => {
   });
 
   it('pins every problem to its field (422), keeps the entries and changes nothing', async () => {
-    const form = formFields((await owner.get('/admin/settings/methods/shipping/new')).html);
+    const form = methodForm((await owner.get('/admin/settings/methods/shipping/new')).html);
     const before = await h.digest();
     const refused = await owner.post('/admin/settings/methods/shipping/new', {
       ...form,
@@ -142,7 +124,7 @@ describe('adding a method', () => {
     expect(errorOf(refused.html, 'f-position')).toBeDefined();
     expect(refused.html).toMatch(/id="f-price-EUR-gross"[^>]*aria-invalid="true"/);
     // What was typed stays in the form, with the same id.
-    const kept = formFields(refused.html);
+    const kept = methodForm(refused.html);
     expect(kept).toMatchObject({ 'name.de': 'Nur Deutsch', 'price.EUR.gross': '5,9x', position: 'vorne' });
     expect(kept.id).toBe(form.id);
     expect(await h.digest()).toBe(before);
@@ -156,7 +138,7 @@ describe('adding a method', () => {
     });
     expect(byOperation.status).toBe(422);
     expect(errorOf(byOperation.html, 'f-key')).toContain('a-z, 0-9 and _');
-    expect(formFields(byOperation.html)).toMatchObject({ key: 'Not A Key!', 'name.en': 'Keyed' });
+    expect(methodForm(byOperation.html)).toMatchObject({ key: 'Not A Key!', 'name.en': 'Keyed' });
     expect(await h.digest()).toBe(before);
     const appOnly = await owner.post('/admin/settings/methods/shipping/new', {
       ...form,
@@ -169,7 +151,7 @@ describe('adding a method', () => {
   });
 
   it('adds a payment method; handler App without an app is refused at the app field', async () => {
-    const form = formFields((await owner.get('/admin/settings/methods/payments/new')).html);
+    const form = methodForm((await owner.get('/admin/settings/methods/payments/new')).html);
     expect(form.handler).toBe('invoice');
     const before = await h.digest();
     const refused = await owner.post('/admin/settings/methods/payments/new', {
@@ -200,7 +182,7 @@ describe('editing a method', () => {
     const path = `/admin/settings/methods/shipping/${SELLABLE.parcel}`;
     const page = await owner.get(path);
     expect(page.status).toBe(200);
-    const fields = formFields(page.html);
+    const fields = methodForm(page.html);
     expect(fields['price.EUR.gross']).toBe('4,90');
     const saved = await owner.post(path, { ...fields, 'name.de': 'Paket', 'price.EUR.gross': '5,50' });
     expect(saved.status, saved.html).toBe(303);
@@ -212,7 +194,7 @@ describe('editing a method', () => {
     expect((await owner.get(path)).html).toContain('folgt dem Shop');
 
     // Someone else saves through the API; the form opened before is stale.
-    const opened = formFields((await owner.get(path)).html);
+    const opened = methodForm((await owner.get(path)).html);
     ok(
       await staff('PUT', `/api/basis/shipping-methods/${SELLABLE.parcel}`, {
         revision: after.revision,
@@ -225,7 +207,7 @@ describe('editing a method', () => {
     const stale = await owner.post(path, { ...opened, 'name.de': 'Mein Paket' });
     expect(stale.status).toBe(409);
     expect(await h.digest()).toBe(before);
-    const current = formFields(stale.html);
+    const current = methodForm(stale.html);
     expect(current['name.de']).toBe('Paketdienst');
     expect(current['price.EUR.gross']).toBe('6,00');
     expect(Number(current.revision)).toBe(after.revision + 1);
@@ -238,10 +220,10 @@ describe('editing a method', () => {
 
   it('keeps a refused edit’s revision, so the next save is still checked', async () => {
     const path = `/admin/settings/methods/shipping/${SELLABLE.parcel}`;
-    const opened = formFields((await owner.get(path)).html);
+    const opened = methodForm((await owner.get(path)).html);
     const refused = await owner.post(path, { ...opened, 'name.en': '' });
     expect(refused.status).toBe(422);
-    expect(formFields(refused.html).revision).toBe(opened.revision);
+    expect(methodForm(refused.html).revision).toBe(opened.revision);
   });
 });
 
@@ -292,7 +274,7 @@ describe('activation and removal', () => {
   });
 
   it('removes an unused method at its revision; a stale removal changes nothing', async () => {
-    const form = formFields((await owner.get('/admin/settings/methods/shipping/new')).html);
+    const form = methodForm((await owner.get('/admin/settings/methods/shipping/new')).html);
     expect(
       (await owner.post('/admin/settings/methods/shipping/new', { ...form, 'name.en': 'Gone soon' })).status,
     ).toBe(303);
@@ -325,10 +307,10 @@ describe('a reader', () => {
     expect(detail.html).toContain('Mein Paket');
     expect((await readerSession.get('/admin/settings/methods/shipping/new')).status).toBe(403);
 
-    const ownerForm = formFields(
+    const ownerForm = methodForm(
       (await owner.get(`/admin/settings/methods/shipping/${SELLABLE.parcel}`)).html,
     );
-    const newForm = formFields((await owner.get('/admin/settings/methods/payments/new')).html);
+    const newForm = methodForm((await owner.get('/admin/settings/methods/payments/new')).html);
     const parcel = (await stored('shipping', SELLABLE.parcel))!;
     const before = await h.digest();
     const replays = [
@@ -359,7 +341,8 @@ describe('another shop', () => {
     const path = `/admin/settings/methods/shipping/${SELLABLE.parcel}`;
     expect((await other.get(path)).status).toBe(404);
     expect((await other.get(`${path}/remove`)).status).toBe(404);
-    const ownerForm = formFields((await owner.get(path)).html);
+    // The owner's form without the owner's CSRF token: shop B's session sends its own.
+    const { csrf: _ownerCsrf, ...ownerForm } = methodForm((await owner.get(path)).html);
     const before = await h.digest();
     const attempts = [
       other.post(path, { ...ownerForm, 'name.en': 'Taken over' }),

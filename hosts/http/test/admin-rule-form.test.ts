@@ -15,6 +15,7 @@ import {
   traceByPointer,
 } from '../src/admin/rules/rule-form.ts';
 import { EMPTY_TEST_CART } from '../src/admin/rules/test-cart.ts';
+import { formFields } from './admin-session.ts';
 
 // The rule editor's form state (admin/rules/rule-form.ts): the tree read from a form within
 // bounds, fields written only into the node they were rendered for, add and remove by pointer,
@@ -174,39 +175,8 @@ async function editorHtml(tree: TreeNode, references: EditorState['references'])
   return String(await RuleEditorPage({ page, state }));
 }
 
-const htmlText = (text: string) =>
-  text
-    .replaceAll('&quot;', '"')
-    .replaceAll('&#39;', "'")
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&amp;', '&');
-const attribute = (tag: string, name: string) => {
-  const found = new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
-  return found === undefined ? undefined : htmlText(found);
-};
-
-function postedForm(html: string): Record<string, string> {
-  const form = /<form[^>]*class="rule-editor"[\s\S]*?<\/form>/.exec(html)?.[0] ?? '';
-  const fields: Record<string, string> = {};
-  for (const [tag] of form.matchAll(/<input\b[^>]*>/g)) {
-    const name = attribute(tag, 'name');
-    if (name === undefined) continue;
-    const type = attribute(tag, 'type') ?? 'text';
-    if (type === 'checkbox') {
-      if (/\schecked(="[^"]*")?/.test(tag)) fields[name] = attribute(tag, 'value') ?? 'on';
-    } else fields[name] = attribute(tag, 'value') ?? '';
-  }
-  for (const [, open, body] of form.matchAll(/<textarea\b([^>]*)>([\s\S]*?)<\/textarea>/g)) {
-    fields[attribute(open!, 'name')!] = htmlText(body!);
-  }
-  for (const [, open, body] of form.matchAll(/<select\b([^>]*)>([\s\S]*?)<\/select>/g)) {
-    const options = [...body!.matchAll(/<option\b([^>]*)>/g)].map(([, tag]) => tag!);
-    const chosen = options.find((tag) => /\sselected(="[^"]*")?/.test(tag)) ?? options[0];
-    if (chosen !== undefined) fields[attribute(open!, 'name')!] = attribute(chosen, 'value') ?? '';
-  }
-  return fields;
-}
+/** The rule editor's own form (the page has others: preview, test cart). */
+const EDITOR = 'class="rule-editor"';
 
 describe('the rule form’s parameters', () => {
   const CATEGORY = {
@@ -269,11 +239,11 @@ describe('the rule form’s parameters', () => {
 
   it('round-trips the tree when untouched, keeps unknown ids, adds and removes chosen ones', async () => {
     const untouched = tree();
-    applyFields(untouched, postedForm(await editorHtml(untouched, references)), catalog, 'de');
+    applyFields(untouched, formFields(await editorHtml(untouched, references), EDITOR), catalog, 'de');
     expect(untouched).toEqual(tree());
 
     const edited = tree();
-    const form = postedForm(await editorHtml(edited, references));
+    const form = formFields(await editorHtml(edited, references), EDITOR);
     delete form[`m:/children/1:categoryIds:${CATEGORY.known}`];
     form[`m:/children/1:categoryIds:${CATEGORY.other}`] = 'on';
     form[`m:/children/2:customerGroupIds:${NATIVE_CUSTOMER_GROUPS.business}`] = 'on';
@@ -286,7 +256,7 @@ describe('the rule form’s parameters', () => {
 
     // Everything unchecked: the parameter is unset (the operation then names what is missing).
     const cleared = tree();
-    const none = postedForm(await editorHtml(cleared, references));
+    const none = formFields(await editorHtml(cleared, references), EDITOR);
     for (const key of Object.keys(none)) if (key.startsWith('m:/children/1:categoryIds:')) delete none[key];
     applyFields(cleared, none, catalog, 'de');
     expect(cleared.children?.[1]?.value).toEqual({ operator: '=' });
@@ -296,7 +266,7 @@ describe('the rule form’s parameters', () => {
     const html = await editorHtml(tree(), new Map());
     expect(html).toContain('name="v:/children/1:categoryIds"');
     const untouched = tree();
-    applyFields(untouched, postedForm(html), catalog, 'de');
+    applyFields(untouched, formFields(html, EDITOR), catalog, 'de');
     expect(untouched).toEqual(tree());
   });
 });

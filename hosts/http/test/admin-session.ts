@@ -60,3 +60,53 @@ export async function adminSession(
     },
   };
 }
+
+/** An attribute's text as the browser reads it (entities decoded). */
+function decoded(text: string): string {
+  return text
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
+}
+
+function attributeOf(tag: string, name: string): string | undefined {
+  const found = new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+  return found === undefined ? undefined : decoded(found);
+}
+
+/**
+ * The fields a browser would post from a page's form: inputs (a checkbox or radio only when
+ * checked, as its value or `on`), textareas, and each select's selected option (else its first).
+ * `opening` picks the form whose opening tag contains it (e.g. `class="rule-editor"` or
+ * `action="/admin/…"`); without it every field of the page counts.
+ */
+export function formFields(html: string, opening?: string): Record<string, string> {
+  let form = html;
+  if (opening !== undefined) {
+    const start = [...html.matchAll(/<form\b[^>]*>/g)].find(([tag]) => tag.includes(opening))?.index;
+    if (start === undefined) throw new Error(`no form with ${opening} on the page`);
+    form = html.slice(start, html.indexOf('</form>', start));
+  }
+  const fields: Record<string, string> = {};
+  for (const [tag] of form.matchAll(/<input\b[^>]*>/g)) {
+    const name = attributeOf(tag, 'name');
+    if (name === undefined) continue;
+    const type = attributeOf(tag, 'type') ?? 'text';
+    if (type === 'checkbox' || type === 'radio') {
+      if (/\schecked(="[^"]*")?/.test(tag)) fields[name] = attributeOf(tag, 'value') ?? 'on';
+    } else fields[name] = attributeOf(tag, 'value') ?? '';
+  }
+  for (const [, open, body] of form.matchAll(/<textarea\b([^>]*)>([\s\S]*?)<\/textarea>/g)) {
+    const name = attributeOf(open!, 'name');
+    if (name !== undefined) fields[name] = decoded(body!);
+  }
+  for (const [, open, body] of form.matchAll(/<select\b([^>]*)>([\s\S]*?)<\/select>/g)) {
+    const name = attributeOf(open!, 'name');
+    const options = [...body!.matchAll(/<option\b([^>]*)>/g)].map(([, tag]) => tag!);
+    const chosen = options.find((tag) => /\sselected(="[^"]*")?/.test(tag)) ?? options[0];
+    if (name !== undefined && chosen !== undefined) fields[name] = attributeOf(chosen, 'value') ?? '';
+  }
+  return fields;
+}

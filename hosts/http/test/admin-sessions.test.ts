@@ -2,6 +2,7 @@ import { findTokenByHash, listTokens } from '@cartwright/repository';
 import { hashToken, setAdminPassword } from '@cartwright/service';
 import { SELLABLE } from '@cartwright/service/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formFields } from './admin-session.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 // The admin UI's sessions and its channel form, in process (the browser walk is
@@ -58,40 +59,6 @@ function browser(headers: Record<string, string> = {}) {
       return request('POST', action, { csrf: csrfOf(page.html), ...fields });
     },
   };
-}
-
-/** The fields a browser would post from the page's channel form (inputs, textareas, checked boxes). */
-function formFields(html: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  const decode = (text: string) =>
-    text
-      .replaceAll('&quot;', '"')
-      .replaceAll('&#39;', "'")
-      .replaceAll('&lt;', '<')
-      .replaceAll('&gt;', '>')
-      .replaceAll('&amp;', '&');
-  const attribute = (tag: string, name: string) => {
-    const found = new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
-    return found === undefined ? undefined : decode(found);
-  };
-  for (const [tag] of html.matchAll(/<input\s[^>]*>/g)) {
-    const name = attribute(tag, 'name');
-    if (!name) continue;
-    const type = attribute(tag, 'type');
-    if (type === 'checkbox') {
-      if (/\schecked=""/.test(tag)) fields[name] = 'on';
-    } else fields[name] = attribute(tag, 'value') ?? '';
-  }
-  for (const match of html.matchAll(/<textarea id="[^"]+" name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) {
-    fields[match[1]!] = decode(match[2]!);
-  }
-  // A select posts its selected option, else its first.
-  for (const match of html.matchAll(/<select\s[^>]*name="([^"]+)"[^>]*>(.*?)<\/select>/gs)) {
-    const options = [...match[2]!.matchAll(/<option value="([^"]*)"([^>]*)>/g)];
-    const chosen = options.find((option) => /\sselected=""/.test(option[2]!)) ?? options[0];
-    if (chosen) fields[match[1]!] = chosen[1]!;
-  }
-  return fields;
 }
 
 const staff = (method: string, path: string, body?: unknown, token = h.shopA.token) =>

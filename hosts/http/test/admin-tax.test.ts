@@ -2,7 +2,7 @@ import { SELLABLE } from '@cartwright/service/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelRead } from '../src/admin/channel-form.ts';
 import { ruleRowsOf, taxChanges, taxOverridesAfter } from '../src/admin/tax/tax-form.ts';
-import { adminSession } from './admin-session.ts';
+import { adminSession, formFields } from './admin-session.ts';
 import { createHarness, type Harness } from './harness.ts';
 import { BIG_CARTS, destinationRule, readTaxChannel, seedTaxShop } from './tax-fixture.ts';
 
@@ -31,30 +31,8 @@ const session = (token: string, locale: 'en' | 'de' = 'en') => adminSession(h, t
 
 const taxPath = () => `/admin/settings/channels/${mainChannel}/tax`;
 
-/**
- * What a browser posts from the page's tax form (inputs, and each select's selected or first
- * option); `action` picks another form (the shop's rules: `${taxPath()}/shop`).
- */
-function formFields(html: string, action = taxPath()): Record<string, string> {
-  const start = html.indexOf(`<form method="post" action="${action}">`);
-  expect(start).toBeGreaterThanOrEqual(0);
-  const form = html.slice(start, html.indexOf('</form>', start));
-  const fields: Record<string, string> = {};
-  const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
-  for (const [tag] of form.matchAll(/<input\s[^>]*>/g)) {
-    const name = attribute(tag, 'name');
-    if (name)
-      fields[name] = (attribute(tag, 'value') ?? '').replaceAll('&quot;', '"').replaceAll('&amp;', '&');
-  }
-  for (const [, tag, options] of form.matchAll(/<select(\s[^>]*)>([\s\S]*?)<\/select>/g)) {
-    const values = [...options!.matchAll(/<option\s[^>]*>/g)].map(([option]) => ({
-      value: attribute(option, 'value') ?? '',
-      selected: /\sselected=""/.test(option),
-    }));
-    fields[attribute(tag!, 'name')!] = (values.find((option) => option.selected) ?? values[0])?.value ?? '';
-  }
-  return fields;
-}
+/** What a browser posts from the page's tax form; `action` picks another (the shop's rules: `${taxPath()}/shop`). */
+const taxForm = (html: string, action = taxPath()) => formFields(html, `action="${action}"`);
 
 /** The error message pinned to a field (`aria-invalid` and its `-error` paragraph), or null. */
 function errorAt(html: string, name: string): string | null {
@@ -89,7 +67,7 @@ describe('the channel tax page', () => {
     const owner = await session(h.shopA.token, 'de');
     const page = await owner.get(taxPath());
     expect(page.html).toContain('Steuer-Zielregeln');
-    const fields = formFields(page.html);
+    const fields = taxForm(page.html);
     const newId = fields.newRuleId!;
     const added = await owner.post(taxPath(), {
       ...fields,
@@ -129,12 +107,12 @@ describe('the channel tax page', () => {
     expect(shown.html).toContain(`value="7,5"`);
 
     // An untouched save changes no override.
-    const untouched = await owner.post(taxPath(), formFields(shown.html));
+    const untouched = await owner.post(taxPath(), taxForm(shown.html));
     expect(untouched.status).toBe(303);
     expect((await apiRead()).overrides).toEqual(read.overrides);
 
     // One leaf edited: only it changes.
-    const again = formFields((await owner.get(taxPath())).html);
+    const again = taxForm((await owner.get(taxPath())).html);
     const edited = await owner.post(taxPath(), { ...again, [`rule:${newId}:priority`]: '9' });
     expect(edited.status).toBe(303);
     expect((await apiRead()).overrides.taxRules?.[newId]).toEqual({
@@ -143,7 +121,7 @@ describe('the channel tax page', () => {
     });
 
     // Removing a rule the channel added deletes it (nothing to inherit).
-    const current = formFields((await owner.get(taxPath())).html);
+    const current = taxForm((await owner.get(taxPath())).html);
     const removed = await owner.post(taxPath(), {
       csrf: current.csrf!,
       revision: current.revision!,
@@ -157,7 +135,7 @@ describe('the channel tax page', () => {
   it('shows the refusals at their fields with 422, keeps the entries and saves nothing', async () => {
     const owner = await session(h.shopA.token);
     const before = await apiRead();
-    const fields = formFields((await owner.get(taxPath())).html);
+    const fields = taxForm((await owner.get(taxPath())).html);
     // A state of another country: the operation refuses it at /overrides/taxRules/<id>/state.
     const wrongState = await owner.post(taxPath(), {
       ...fields,
@@ -212,7 +190,7 @@ describe('the channel tax page', () => {
     const owner = await session(h.shopA.token);
     const key = `taxRates.${standardTax}.DE`;
     const post = async (extra: Record<string, string>) => {
-      const fields = formFields((await owner.get(taxPath())).html);
+      const fields = taxForm((await owner.get(taxPath())).html);
       return owner.post(taxPath(), {
         csrf: fields.csrf!,
         revision: fields.revision!,
@@ -230,7 +208,7 @@ describe('the channel tax page', () => {
     expect(read.overrides.taxRates).toBeUndefined();
     expect(read.provenance[`/taxRates/${standardTax}/rates/DE`]).toBe('inherited');
 
-    const fields = formFields((await owner.get(taxPath())).html);
+    const fields = taxForm((await owner.get(taxPath())).html);
     const added = await owner.post(taxPath(), {
       ...fields,
       'addRate:class': reducedTax,
@@ -241,7 +219,7 @@ describe('the channel tax page', () => {
     read = await apiRead();
     expect(read.overrides.taxRates).toEqual({ [reducedTax]: { rates: { AT: 1000 } } });
     const twice = await owner.post(taxPath(), {
-      ...formFields((await owner.get(taxPath())).html),
+      ...taxForm((await owner.get(taxPath())).html),
       'addRate:class': reducedTax,
       'addRate:country': 'AT',
       'addRate:rate': '12',
@@ -250,7 +228,7 @@ describe('the channel tax page', () => {
     expect(errorAt(twice.html, 'addRate:country')).toContain('already has a rate for Austria');
     // Editing the added rate through its field, then removing it: deleted, not null (the basis has none).
     const edited = await owner.post(taxPath(), {
-      ...formFields((await owner.get(taxPath())).html),
+      ...taxForm((await owner.get(taxPath())).html),
       [`rate:taxRates.${reducedTax}.AT`]: '13',
     });
     expect(edited.status).toBe(303);
@@ -261,7 +239,7 @@ describe('the channel tax page', () => {
 
   it('answers a stale save with 409, what changed, and the entries kept', async () => {
     const owner = await session(h.shopA.token);
-    const fields = formFields((await owner.get(taxPath())).html);
+    const fields = taxForm((await owner.get(taxPath())).html);
     // Someone else changes the German standard rate in the channel meanwhile.
     const current = await apiRead();
     const { languages: _, ...channel } = (
@@ -287,7 +265,7 @@ describe('the channel tax page', () => {
 
   it('shows a reader text only, and refuses the reader’s replayed post (403, nothing changed)', async () => {
     const owner = await session(h.shopA.token);
-    const ownerForm = formFields((await owner.get(taxPath())).html);
+    const ownerForm = taxForm((await owner.get(taxPath())).html);
     const reader = await session(await h.readerToken('tax-reader@a.test'));
     const page = await reader.get(taxPath());
     expect(page.status).toBe(200);
@@ -413,7 +391,7 @@ describe('the shop’s rules on the main channel’s page (decision 0049)', () =
     const owner = await session(h.shopA.token, 'de');
     const page = await owner.get(taxPath());
     expect(page.html).toContain('Steuer-Zielregeln des Shops');
-    const fields = formFields(page.html, shopPath());
+    const fields = taxForm(page.html, shopPath());
     shopRule = fields.newShopRuleId!;
     const added = await owner.post(shopPath(), {
       ...fields,
@@ -458,7 +436,7 @@ describe('the shop’s rules on the main channel’s page (decision 0049)', () =
     expect(shown.html).toContain(`name="remove" value="rule:${shopRule}"`);
     expect(shown.html).not.toContain(`name="reset" value="rule:${shopRule}"`);
     // An untouched save of the shop's form writes nothing.
-    const untouched = await owner.post(shopPath(), formFields(shown.html, shopPath()));
+    const untouched = await owner.post(shopPath(), taxForm(shown.html, shopPath()));
     expect(untouched.status).toBe(303);
     expect(untouched.location).toBe(taxPath());
     expect((await basisRules())[0]!.revision).toBe(1);
@@ -466,7 +444,7 @@ describe('the shop’s rules on the main channel’s page (decision 0049)', () =
 
   it('edits one field of the shop’s rule, saving it whole at its revision', async () => {
     const owner = await session(h.shopA.token);
-    const fields = formFields((await owner.get(taxPath())).html, shopPath());
+    const fields = taxForm((await owner.get(taxPath())).html, shopPath());
     const edited = await owner.post(shopPath(), { ...fields, [`shop:${shopRule}:rate`]: '6' });
     expect(edited.status, edited.html).toBe(303);
     const [rule] = await basisRules();
@@ -479,8 +457,8 @@ describe('the shop’s rules on the main channel’s page (decision 0049)', () =
     expect(page.status).toBe(200);
     // Only the main channel's page edits the shop's rules.
     expect(page.html).not.toContain(`action="${secondPath}/shop"`);
-    expect((await owner.post(`${secondPath}/shop`, formFields(page.html, secondPath))).status).toBe(404);
-    const fields = formFields(page.html, secondPath);
+    expect((await owner.post(`${secondPath}/shop`, taxForm(page.html, secondPath))).status).toBe(404);
+    const fields = taxForm(page.html, secondPath);
     const post = (extra: Record<string, string>) =>
       owner.post(secondPath, {
         csrf: fields.csrf!,
@@ -498,7 +476,7 @@ describe('the shop’s rules on the main channel’s page (decision 0049)', () =
     );
     expect(removed.html).toContain(`name="reset" value="rule:${shopRule}"`);
 
-    const resetFields = formFields(removed.html, secondPath);
+    const resetFields = taxForm(removed.html, secondPath);
     const reset = await owner.post(secondPath, {
       csrf: resetFields.csrf!,
       revision: resetFields.revision!,
@@ -510,7 +488,7 @@ describe('the shop’s rules on the main channel’s page (decision 0049)', () =
     expect(read.overrides.taxRules).toBeUndefined();
     expect(read.provenance[`/taxRules/${shopRule}`]).toBe('inherited');
 
-    const again = formFields((await owner.get(secondPath)).html, secondPath);
+    const again = taxForm((await owner.get(secondPath)).html, secondPath);
     const overridden = await owner.post(secondPath, { ...again, [`rule:${shopRule}:priority`]: '8' });
     expect(overridden.status, overridden.html).toBe(303);
     read = await secondRead();
@@ -523,7 +501,7 @@ describe('the shop’s rules on the main channel’s page (decision 0049)', () =
   it('refuses a state of another country at its field, a stale save, and a delete while a channel overrides the rule', async () => {
     const owner = await session(h.shopA.token);
     const before = await basisRules();
-    const fields = formFields((await owner.get(taxPath())).html, shopPath());
+    const fields = taxForm((await owner.get(taxPath())).html, shopPath());
     const wrongState = await owner.post(shopPath(), {
       ...fields,
       'shop:new:country': 'AT',
@@ -554,7 +532,7 @@ describe('the shop’s rules on the main channel’s page (decision 0049)', () =
     expect((await basisRules())[0]).toMatchObject({ rate: 650, priority: 3 });
 
     // The second channel still overrides it: the delete is refused, naming the channel.
-    const current = formFields((await owner.get(taxPath())).html, shopPath());
+    const current = taxForm((await owner.get(taxPath())).html, shopPath());
     const rule = (await basisRules())[0]!;
     const refused = await owner.post(shopPath(), {
       csrf: current.csrf!,
@@ -568,7 +546,7 @@ describe('the shop’s rules on the main channel’s page (decision 0049)', () =
 
   it('shows a reader the shop’s rules as text and refuses the reader’s replayed post (403)', async () => {
     const owner = await session(h.shopA.token);
-    const ownerForm = formFields((await owner.get(taxPath())).html, shopPath());
+    const ownerForm = taxForm((await owner.get(taxPath())).html, shopPath());
     const reader = await session(await h.readerToken('tax-shop-reader@a.test'));
     const page = await reader.get(taxPath());
     expect(page.status).toBe(200);
@@ -600,7 +578,7 @@ describe('the shop’s rules on the main channel’s page (decision 0049)', () =
       }),
     );
     const owner = await session(h.shopA.token);
-    const fields = formFields((await owner.get(taxPath())).html, shopPath());
+    const fields = taxForm((await owner.get(taxPath())).html, shopPath());
     const rule = (await basisRules())[0]!;
     const deleted = await owner.post(shopPath(), {
       csrf: fields.csrf!,
