@@ -1,5 +1,6 @@
 import { appsMessages } from './apps/messages.ts';
 import { catalogMessages } from './catalog/messages.ts';
+import { eventsMessages } from './events/messages.ts';
 import { flowsMessages } from './flows/messages.ts';
 import { intelligenceMessages } from './intelligence/messages.ts';
 import { methodsMessages } from './methods/messages.ts';
@@ -19,4 +20,5 @@ export const AREA_MESSAGES = [
   flowsMessages,
   methodsMessages,
   taxMessages,
+  eventsMessages,
 ] as const;

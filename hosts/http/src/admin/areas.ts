@@ -1,5 +1,6 @@
 import { appsArea } from './apps/routes.tsx';
 import { catalogArea } from './catalog/routes.tsx';
+import { eventsArea } from './events/routes.tsx';
 import { flowsArea } from './flows/routes.tsx';
 import { intelligenceArea } from './intelligence/routes.tsx';
 import type { AdminArea } from './kit.ts';
@@ -19,4 +20,5 @@ export const ADMIN_AREAS: readonly AdminArea[] = [
   flowsArea,
   methodsArea,
   taxArea,
+  eventsArea,
 ];

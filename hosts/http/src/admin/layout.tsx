@@ -164,6 +164,11 @@ export function Layout({ page, title, children }: { page: PageContext; title: st
                   {t.t('apps.nav')}
                 </NavLink>
               ) : null}
+              {reads?.has('settings.read') ? (
+                <NavLink href="/admin/events" path={path}>
+                  {t.t('events.nav')}
+                </NavLink>
+              ) : null}
               <li>
                 <a href="/docs" hx-boost="false">
                   {t.t('nav.apiDocs')}

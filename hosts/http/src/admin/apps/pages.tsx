@@ -376,6 +376,9 @@ export function AppPage({
           {name} <span class="meta">{app.version}</span>
         </h1>
         {notice ? <NoticeMessage kind={notice.kind} text={notice.text} items={notice.reasons} /> : null}
+        <p>
+          <a href={`/admin/apps/${app.appId}/deliveries`}>{t.t('apps.deliveries')}</a>
+        </p>
         <section aria-labelledby="actions-heading">
           <h2 id="actions-heading">{t.t('apps.actions')}</h2>
           <ul>
@@ -442,6 +445,214 @@ export function AppPage({
           </section>
         ) : null}
       </div>
+    </Layout>
+  );
+}
+
+/** An attempt of a delivery, as `apps.deliveries.list` answers it (never a body, header or credential). */
+export interface DeliveryAttempt {
+  readonly attempt: number;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly statusCode: number | null;
+  readonly outcome: 'delivered' | 'failed';
+  readonly error: string | null;
+}
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
+export interface Delivery {
+  readonly id: string;
+  readonly event: { id: string; name: string; sequence: number; occurredAt: string };
+  readonly status: DeliveryStatus;
+  readonly attempts: number;
+  readonly availableAt: string;
+  readonly lastStatusCode: number | null;
+  readonly lastError: string | null;
+  readonly deliveredAt: string | null;
+  readonly log: readonly DeliveryAttempt[];
+}
+export interface DeliveryCircuit {
+  readonly open: boolean;
+  readonly consecutiveFailures: number;
+  readonly openedAt: string | null;
+}
+
+/** The last answer of a delivery: its HTTP status and the adapter's one-line error. */
+function lastAnswer(t: Translator, delivery: Delivery): string {
+  const parts = [
+    delivery.lastStatusCode === null
+      ? ''
+      : t.t('apps.deliveries.http', { code: String(delivery.lastStatusCode) }),
+    delivery.lastError ?? '',
+  ].filter((part) => part !== '');
+  return parts.join(' · ');
+}
+
+export function DeliveriesPage({
+  page,
+  app,
+  deliveries,
+  circuit,
+  status,
+  more,
+  notice,
+}: {
+  page: PageContext;
+  app: InstalledApp;
+  deliveries: readonly Delivery[];
+  circuit: DeliveryCircuit;
+  status: DeliveryStatus | null;
+  /** The `after` of the next (older) page, when there may be one. */
+  more: string | null;
+  notice: Notice;
+}) {
+  const { t, csrf } = page;
+  const name = textIn(app.manifest.name, t.locale, app.appId);
+  const base = `/admin/apps/${app.appId}/deliveries`;
+  const writes = page.session?.principal.permissions.has('apps.write') ?? false;
+  const manages = page.session?.principal.permissions.has('apps.manage') ?? false;
+  const number = new Intl.NumberFormat(t.locale);
+  const statusQuery = status ? `status=${status}` : '';
+  return (
+    <Layout page={page} title={t.t('apps.deliveries.title', { name })}>
+      <p>
+        <a href={`/admin/apps/${app.appId}`}>{name}</a>
+      </p>
+      <h1>{t.t('apps.deliveries.title', { name })}</h1>
+      {notice ? <NoticeMessage kind={notice.kind} text={notice.text} items={notice.reasons} /> : null}
+      <p>{t.t('apps.deliveries.intro')}</p>
+      {circuit.open ? (
+        <div class="message warning circuit" role="alert">
+          <p>
+            {t.t('apps.deliveries.paused', {
+              date: circuit.openedAt ? t.date(circuit.openedAt) : '',
+              count: circuit.consecutiveFailures,
+            })}
+          </p>
+          {manages ? (
+            <form method="post" action={`${base}/resume`}>
+              <CsrfField token={csrf} />
+              <button type="submit">{t.t('apps.deliveries.resume')}</button>
+            </form>
+          ) : null}
+        </div>
+      ) : (
+        <p class="meta circuit">{t.t('apps.deliveries.failures', { count: circuit.consecutiveFailures })}</p>
+      )}
+      <form method="get" action={base} class="row-actions">
+        <div class="field">
+          <label for="delivery-status">{t.t('apps.deliveries.filter')}</label>
+          <select id="delivery-status" name="status">
+            <option value="" selected={status === null}>
+              {t.t('apps.deliveries.all')}
+            </option>
+            {DELIVERY_STATUSES.map((item) => (
+              <option value={item} selected={status === item}>
+                {t.t(`apps.deliveries.status.${item}` as MessageKey)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" class="secondary">
+          {t.t('apps.deliveries.show')}
+        </button>
+      </form>
+      {deliveries.length === 0 ? (
+        <p>{t.t('apps.deliveries.none')}</p>
+      ) : (
+        <table class="data deliveries">
+          <thead>
+            <tr>
+              <th scope="col">{t.t('apps.deliveries.event')}</th>
+              <th scope="col">{t.t('apps.deliveries.target')}</th>
+              <th scope="col">{t.t('apps.deliveries.status')}</th>
+              <th scope="col">{t.t('apps.deliveries.attempts')}</th>
+              <th scope="col">{t.t('apps.deliveries.last')}</th>
+              <th scope="col">{t.t('apps.deliveries.next')}</th>
+              {writes ? <th scope="col">{t.t('apps.deliveries.redeliver')}</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.map((delivery) => (
+              <tr data-delivery={delivery.id}>
+                <th scope="row">
+                  <code>{delivery.event.name}</code>{' '}
+                  <span class="meta">
+                    <time datetime={delivery.event.occurredAt}>{t.date(delivery.event.occurredAt)}</time>
+                  </span>
+                </th>
+                <td>{t.t('apps.deliveries.target.service')}</td>
+                <td>
+                  <span class={`badge status-${delivery.status}`}>
+                    {t.t(`apps.deliveries.status.${delivery.status}` as MessageKey)}
+                  </span>
+                </td>
+                <td class="num">{number.format(delivery.attempts)}</td>
+                <td>
+                  {lastAnswer(t, delivery)}
+                  {delivery.log.length > 0 ? (
+                    <details>
+                      <summary>{t.t('apps.deliveries.log')}</summary>
+                      <ol>
+                        {delivery.log.map((entry) => (
+                          <li>
+                            {t.t('apps.deliveries.log.attempt', {
+                              attempt: entry.attempt,
+                              date: t.date(entry.startedAt),
+                              duration: entry.durationMs,
+                              outcome: entry.outcome,
+                            })}
+                            {entry.statusCode === null
+                              ? ''
+                              : ` · ${t.t('apps.deliveries.http', { code: String(entry.statusCode) })}`}
+                            {entry.error ? ` · ${entry.error}` : ''}
+                          </li>
+                        ))}
+                      </ol>
+                    </details>
+                  ) : null}
+                </td>
+                <td>
+                  {delivery.status === 'pending' ? (
+                    circuit.open ? (
+                      t.t('apps.deliveries.waits')
+                    ) : (
+                      <time datetime={delivery.availableAt}>{t.date(delivery.availableAt)}</time>
+                    )
+                  ) : delivery.deliveredAt ? (
+                    t.t('apps.deliveries.deliveredAt', { date: t.date(delivery.deliveredAt) })
+                  ) : (
+                    ''
+                  )}
+                </td>
+                {writes ? (
+                  <td>
+                    {delivery.status === 'pending' ? null : (
+                      <form method="post" action={`${base}/${delivery.id}/redeliver`}>
+                        <CsrfField token={csrf} />
+                        <button type="submit" class="secondary">
+                          {t.t('apps.deliveries.redeliver')}
+                        </button>
+                      </form>
+                    )}
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav class="row-actions pager" aria-label={t.t('apps.deliveries')}>
+        {more ? (
+          <a
+            href={`${base}?${[statusQuery, `after=${more}`].filter((part) => part !== '').join('&')}`}
+            rel="next"
+          >
+            {t.t('apps.deliveries.more')}
+          </a>
+        ) : null}
+        <a href={statusQuery ? `${base}?${statusQuery}` : base}>{t.t('apps.deliveries.first')}</a>
+      </nav>
     </Layout>
   );
 }

@@ -14,7 +14,18 @@ import {
   loadAppBlocks,
   textIn,
 } from './blocks.tsx';
-import { AppPage, AppsPage, type Assistant, AssistantPage, type Notice, type Preview } from './pages.tsx';
+import {
+  AppPage,
+  AppsPage,
+  type Assistant,
+  AssistantPage,
+  DELIVERY_STATUSES,
+  DeliveriesPage,
+  type Delivery,
+  type DeliveryCircuit,
+  type Notice,
+  type Preview,
+} from './pages.tsx';
 import { panelHtml, panelNonce, panelNonceValid, panelPolicy } from './panel.ts';
 
 // /admin/apps (issue 20 Build 7, decisions 0035, 0038, 0042, 0047): install from a manifest or an
@@ -25,6 +36,8 @@ import { panelHtml, panelNonce, panelNonceValid, panelPolicy } from './panel.ts'
 const APP_ID = /^[a-z][a-z0-9_-]{0,63}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CONTEXT_KEYS: readonly ContextKey[] = ['productId', 'customerId', 'orderId'];
+/** Deliveries per page of the log. */
+const DELIVERY_PAGE = 25;
 
 async function installedApps(kit: AdminKit, session: AdminSession): Promise<InstalledApp[]> {
   const listed = await kit.act(session, 'apps.list', {});
@@ -298,6 +311,89 @@ export const appsArea: AdminArea = (app, kit) => {
       );
     }),
   );
+
+  // The app's delivery log (`apps.deliveries.list`), newest first, a page of 25 after a delivery id.
+  const deliveriesPage = async (
+    c: Context,
+    page: PageContext,
+    session: AdminSession,
+    found: InstalledApp,
+    notice: Notice,
+    status = 200,
+  ) => {
+    const filter = DELIVERY_STATUSES.find((item) => item === c.req.query('status')) ?? null;
+    const after = c.req.query('after');
+    const listed = await kit.act(session, 'apps.deliveries.list', {
+      appId: found.appId,
+      limit: DELIVERY_PAGE,
+      ...(after && UUID.test(after) ? { after } : {}),
+      ...(filter ? { status: [filter] } : {}),
+    });
+    if (!listed.ok) return kit.problem(c, page, listed);
+    const { items, circuit } = listed.value as { items: Delivery[]; circuit: DeliveryCircuit };
+    return kit.render(
+      c,
+      <DeliveriesPage
+        page={page}
+        app={found}
+        deliveries={items}
+        circuit={circuit}
+        status={filter}
+        more={items.length === DELIVERY_PAGE ? items.at(-1)!.id : null}
+        notice={notice}
+      />,
+      status,
+    );
+  };
+
+  app.get(
+    '/admin/apps/:appId/deliveries',
+    kit.page(async (c, page, session) => {
+      if (!session.principal.permissions.has('apps.read')) return kit.notFound(c, page);
+      const found = await findApp(session, c.req.param('appId') ?? '');
+      if (!found) return kit.notFound(c, page);
+      return deliveriesPage(c, page, session, found, null);
+    }),
+  );
+
+  // Redeliver (`apps.write`) and resume (`apps.manage`): the operation refuses a member without the
+  // right (403); another refusal is shown on the log with its detail.
+  app.post('/admin/apps/:appId/deliveries/:deliveryId/redeliver', async (c) => {
+    const checked = await kit.checkedForm(c);
+    if (checked instanceof Response) return checked;
+    const { page, session } = checked;
+    const found = await findApp(session, c.req.param('appId') ?? '');
+    const deliveryId = c.req.param('deliveryId') ?? '';
+    if (!found || !UUID.test(deliveryId)) return kit.notFound(c, page);
+    const done = await kit.act(session, 'apps.deliveries.redeliver', { appId: found.appId, deliveryId });
+    if (!done.ok) {
+      if (done.code === 'FORBIDDEN' || done.code === 'NOT_FOUND') return kit.problem(c, page, done);
+      return deliveriesPage(c, page, session, found, refusal(page, done), 422);
+    }
+    const { delivery } = done.value as { delivery: Delivery };
+    return deliveriesPage(c, page, session, found, {
+      kind: 'ok',
+      text: page.t.t('apps.deliveries.redelivered', { event: delivery.event.name }),
+    });
+  });
+
+  app.post('/admin/apps/:appId/deliveries/resume', async (c) => {
+    const checked = await kit.checkedForm(c);
+    if (checked instanceof Response) return checked;
+    const { page, session } = checked;
+    const found = await findApp(session, c.req.param('appId') ?? '');
+    if (!found) return kit.notFound(c, page);
+    const done = await kit.act(session, 'apps.deliveries.resume', { appId: found.appId });
+    if (!done.ok) {
+      if (done.code === 'FORBIDDEN' || done.code === 'NOT_FOUND') return kit.problem(c, page, done);
+      return deliveriesPage(c, page, session, found, refusal(page, done), 422);
+    }
+    const { wasOpen } = done.value as { wasOpen: boolean };
+    return deliveriesPage(c, page, session, found, {
+      kind: wasOpen ? 'ok' : 'warning',
+      text: page.t.t(wasOpen ? 'apps.deliveries.resumed' : 'apps.deliveries.notPaused'),
+    });
+  });
 
   // A block's form (create a record) or button (run the service), bound to the block's context.
   app.post('/admin/apps/:appId/blocks/:blockId', async (c) => {
