@@ -7,6 +7,7 @@ import { methodsMessages } from './methods/messages.ts';
 import { ordersMessages } from './orders/messages.ts';
 import { rulesMessages } from './rules/messages.ts';
 import { taxMessages } from './tax/messages.ts';
+import { teamMessages } from './team/messages.ts';
 
 // The message catalogs of the admin's areas, one entry per area: each area keeps its messages
 // beside its pages (`<area>/messages.ts`, `satisfies Catalogs<typeof en>` so a missing
@@ -20,5 +21,6 @@ export const AREA_MESSAGES = [
   flowsMessages,
   methodsMessages,
   taxMessages,
+  teamMessages,
   eventsMessages,
 ] as const;

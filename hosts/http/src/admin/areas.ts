@@ -8,6 +8,7 @@ import { methodsArea } from './methods/routes.tsx';
 import { ordersArea } from './orders/routes.tsx';
 import { rulesArea } from './rules/routes.tsx';
 import { taxArea } from './tax/routes.tsx';
+import { teamArea } from './team/routes.tsx';
 
 // The admin's areas beyond the core pages (sign-in, overview, settings), one line each; each
 // area keeps its routes, pages and messages in its own folder (`admin/<area>/`).
@@ -20,5 +21,6 @@ export const ADMIN_AREAS: readonly AdminArea[] = [
   flowsArea,
   methodsArea,
   taxArea,
+  teamArea,
   eventsArea,
 ];

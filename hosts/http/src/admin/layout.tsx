@@ -169,6 +169,11 @@ export function Layout({ page, title, children }: { page: PageContext; title: st
                   {t.t('events.nav')}
                 </NavLink>
               ) : null}
+              {reads?.has('members.manage') ? (
+                <NavLink href="/admin/team" path={path}>
+                  {t.t('team.nav')}
+                </NavLink>
+              ) : null}
               <li>
                 <a href="/docs" hx-boost="false">
                   {t.t('nav.apiDocs')}
