@@ -1,3 +1,5 @@
+/** The payment attempt statuses `payments.list` filters by (the admin labels each one). */
+export { ATTEMPT_STATUSES } from '@cartwright/payment-ledger';
 export { createToken, type NewToken, revokeTokenOf, type TokenView, tokenView } from './access/tokens.ts';
 export { appDeliveryMatchingProjection, isSubscribed } from './apps/delivery/matching.ts';
 export {

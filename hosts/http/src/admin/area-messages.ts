@@ -5,6 +5,7 @@ import { flowsMessages } from './flows/messages.ts';
 import { intelligenceMessages } from './intelligence/messages.ts';
 import { methodsMessages } from './methods/messages.ts';
 import { ordersMessages } from './orders/messages.ts';
+import { reviewsMessages } from './reviews/messages.ts';
 import { rulesMessages } from './rules/messages.ts';
 import { taxMessages } from './tax/messages.ts';
 import { teamMessages } from './team/messages.ts';
@@ -23,4 +24,5 @@ export const AREA_MESSAGES = [
   taxMessages,
   teamMessages,
   eventsMessages,
+  reviewsMessages,
 ] as const;

@@ -6,6 +6,7 @@ import { intelligenceArea } from './intelligence/routes.tsx';
 import type { AdminArea } from './kit.ts';
 import { methodsArea } from './methods/routes.tsx';
 import { ordersArea } from './orders/routes.tsx';
+import { reviewsArea } from './reviews/routes.tsx';
 import { rulesArea } from './rules/routes.tsx';
 import { taxArea } from './tax/routes.tsx';
 import { teamArea } from './team/routes.tsx';
@@ -23,4 +24,5 @@ export const ADMIN_AREAS: readonly AdminArea[] = [
   taxArea,
   teamArea,
   eventsArea,
+  reviewsArea,
 ];

@@ -149,9 +149,19 @@ export function Layout({ page, title, children }: { page: PageContext; title: st
                   {t.t('catalog.nav')}
                 </NavLink>
               ) : null}
+              {reads?.has('catalog.read') ? (
+                <NavLink href="/admin/reviews" path={path}>
+                  {t.t('reviews.nav')}
+                </NavLink>
+              ) : null}
               {reads?.has('orders.read') ? (
                 <NavLink href="/admin/orders" path={path}>
                   {t.t('orders.nav')}
+                </NavLink>
+              ) : null}
+              {reads?.has('orders.read') ? (
+                <NavLink href="/admin/payments" path={path}>
+                  {t.t('orders.nav.payments')}
                 </NavLink>
               ) : null}
               {reads?.has('settings.read') ? (

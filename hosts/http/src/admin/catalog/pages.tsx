@@ -2,6 +2,7 @@
 import type { Child } from 'hono/jsx';
 import { formatAmount } from '../channel-form.ts';
 import { ContentLanguageBar, CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
+import { reviewsHref } from '../reviews/pages.tsx';
 import {
   entriesOf,
   type FieldErrors,
@@ -561,6 +562,9 @@ export function ProductPage(props: {
       </p>
       <h1>{t.t('catalog.product.title', { sku: product.sku })}</h1>
       {notice ? <Message kind={notice.kind}>{notice.text}</Message> : null}
+      <p>
+        <a href={reviewsHref({ status: 'all', productId: product.id })}>{t.t('reviews.productLink')}</a>
+      </p>
       <ContentLanguageBar
         page={page}
         action={base}

@@ -1,5 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import type { AdminSession } from '@cartwright/service';
+import { type AdminSession, ATTEMPT_STATUSES } from '@cartwright/service';
 import type { Context } from 'hono';
 import { AppBlocks, appBlocksFor, ORDER_MOUNTS } from '../apps/blocks.tsx';
 import { parseAmount } from '../channel-form.ts';
@@ -15,12 +15,14 @@ import {
   OrderPage,
   type OrderRow,
 } from './pages.tsx';
+import { type AttemptStatus, PaymentListPage, type PaymentRow } from './payments.tsx';
 
 // The orders area (decision 0047): /admin/orders lists the shop's orders newest first a page at
 // a time (orders.list, `before`), /admin/orders/{id} shows one with its timeline (orders.get),
 // documents (orders.documents.*, documents.download), payments ledger (orders.payments.get), a
 // refund form (orders.payments.refund with an Idempotency-Key made for each render) and the state
 // moves the machines allow (orders.transition at the revision the page was rendered with).
+// /admin/payments lists the shop's provider payment attempts across orders (payments.list).
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PAGE_SIZE = 25;
@@ -44,6 +46,51 @@ export const ordersArea: AdminArea = (app, kit) => {
       return kit.render(
         c,
         <OrderListPage page={page} items={items} next={next} first={c.req.query('before') === undefined} />,
+      );
+    }),
+  );
+
+  // The shop's payments (payments.list): those that need a look, or those in one status, a page
+  // at a time (`before`: the operation's cursor); each order's number read through orders.get.
+  app.get(
+    '/admin/payments',
+    kit.page(async (c, page, session) => {
+      if (!has(session, 'orders.read')) return kit.notFound(c, page);
+      const asked = c.req.query('status') ?? '';
+      const status = (ATTEMPT_STATUSES as readonly string[]).includes(asked)
+        ? (asked as AttemptStatus)
+        : null;
+      const before = c.req.query('before');
+      const listed = await kit.act(session, 'payments.list', {
+        limit: PAGE_SIZE,
+        ...(status ? { status } : {}),
+        ...(before ? { before } : {}),
+      });
+      if (!listed.ok) return kit.problem(c, page, listed);
+      const { items, next, unresolved } = listed.value as {
+        items: PaymentRow[];
+        next: string | null;
+        unresolved: { uncertain: number; failed: number };
+      };
+      const numbers = new Map<string, number>();
+      await Promise.all(
+        [...new Set(items.map((item) => item.orderId))].map(async (orderId) => {
+          const read = await kit.act(session, 'orders.get', { orderId });
+          if (read.ok) numbers.set(orderId, (read.value as { order: OrderRow }).order.number);
+        }),
+      );
+      return kit.render(
+        c,
+        <PaymentListPage
+          page={page}
+          items={items}
+          numbers={numbers}
+          statuses={ATTEMPT_STATUSES}
+          status={status}
+          next={next}
+          first={!before}
+          unresolved={unresolved}
+        />,
       );
     }),
   );
