@@ -367,8 +367,15 @@ export const appsArea: AdminArea = (app, kit) => {
     if (!found || !UUID.test(deliveryId)) return kit.notFound(c, page);
     const done = await kit.act(session, 'apps.deliveries.redeliver', { appId: found.appId, deliveryId });
     if (!done.ok) {
-      if (done.code === 'FORBIDDEN' || done.code === 'NOT_FOUND') return kit.problem(c, page, done);
-      return deliveriesPage(c, page, session, found, refusal(page, done), 422);
+      if (done.code === 'FORBIDDEN') return kit.problem(c, page, done);
+      return deliveriesPage(
+        c,
+        page,
+        session,
+        found,
+        refusal(page, done),
+        done.code === 'NOT_FOUND' ? 404 : 422,
+      );
     }
     const { delivery } = done.value as { delivery: Delivery };
     return deliveriesPage(c, page, session, found, {
