@@ -919,6 +919,8 @@ describe('the admin UI routes', () => {
       '/admin/settings/methods/shipping/new',
       `/admin/settings/methods/shipping/${A_RULE}`,
       `/admin/settings/methods/payments/${A_RULE}/remove`,
+      '/admin/reviews',
+      '/admin/payments',
     ]) {
       const page = await h.app.request(path);
       expect(page.status, path).toBe(303);
@@ -940,6 +942,7 @@ describe('the admin UI routes', () => {
       `/admin/settings/methods/shipping/${A_RULE}`,
       `/admin/settings/methods/shipping/${A_RULE}/active`,
       `/admin/settings/methods/payments/${A_RULE}/remove`,
+      `/admin/reviews/${A_RULE}`,
     ]) {
       const answer = await post(path, undefined, { tenantId: h.shopA.tenantId, token: h.shopA.token });
       expect(answer.status, path).toBe(403);
