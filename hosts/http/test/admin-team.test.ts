@@ -23,6 +23,7 @@ interface Token {
   id: string;
   name: string;
   hint: string;
+  expiresAt: string | null;
   revokedAt: string | null;
 }
 
@@ -163,7 +164,10 @@ describe('tokens', () => {
     const token = (await tokens()).find((item) => item.name === 'Warehouse sync')!;
     const listed = await owner.get('/admin/team');
     expect(listed.html).toContain('Warehouse sync');
-    expect(listed.html).toContain(`…${token.hint}`);
+    expect(listed.html).toContain(token.hint);
+    // The expiry as entered: the last second of that day (UTC).
+    expect(token.expiresAt).toBe('2999-12-31T23:59:59.000Z');
+    expect(listed.html).toMatch(/Dec 31, 2999, 11:59\s?PM/);
     expect(listed.html).not.toContain(secret!);
     expect(listed.html).toContain('Administrator');
 

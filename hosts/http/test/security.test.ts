@@ -5,6 +5,7 @@ import {
   insertAppDeliveries,
   insertMediaDraft,
   listChannels,
+  listTokens,
 } from '@cartwright/repository';
 import {
   type AnyOperation,
@@ -921,6 +922,9 @@ describe('the admin UI routes', () => {
       `/admin/settings/methods/payments/${A_RULE}/remove`,
       '/admin/reviews',
       '/admin/payments',
+      '/admin/team',
+      `/admin/team/members/${h.shopA.userId}/remove`,
+      `/admin/team/tokens/${A_RULE}/revoke`,
     ]) {
       const page = await h.app.request(path);
       expect(page.status, path).toBe(303);
@@ -943,6 +947,10 @@ describe('the admin UI routes', () => {
       `/admin/settings/methods/shipping/${A_RULE}/active`,
       `/admin/settings/methods/payments/${A_RULE}/remove`,
       `/admin/reviews/${A_RULE}`,
+      '/admin/team/members',
+      '/admin/team/tokens',
+      `/admin/team/members/${h.shopA.userId}/remove`,
+      `/admin/team/tokens/${A_RULE}/revoke`,
     ]) {
       const answer = await post(path, undefined, { tenantId: h.shopA.tenantId, token: h.shopA.token });
       expect(answer.status, path).toBe(403);
@@ -1021,6 +1029,30 @@ describe('the admin UI routes', () => {
     });
     expect(replaced.status).not.toBe(303);
     expect(await replaced.text()).not.toContain('Shop A rule');
+    expect(await snapshotOfShopA()).toEqual(before);
+  });
+
+  it('team: a session of another shop lists, removes and revokes nothing of shop A', async () => {
+    const [aToken] = await listTokens(h.database.db, h.shopA.tenantId, { limit: 1 });
+    const { cookie, csrf } = await adminSession(h, h.shopB.token, 'en');
+    const before = await snapshotOfShopA();
+    const team = await (await h.app.request('/admin/team', { headers: { cookie } })).text();
+    expect(team).not.toContain(h.shopA.userId);
+    expect(team).not.toContain(aToken!.id);
+    for (const path of [
+      `/admin/team/members/${h.shopA.userId}/remove`,
+      `/admin/team/tokens/${aToken!.id}/revoke`,
+    ]) {
+      expect((await h.app.request(path, { headers: { cookie } })).status, path).toBe(404);
+      expect((await post(path, cookie, { csrf })).status, path).toBe(404);
+    }
+    const personal = await post('/admin/team/tokens', cookie, {
+      csrf,
+      name: 'Into A',
+      kind: 'personal',
+      userId: h.shopA.userId,
+    });
+    expect(personal.status).toBe(422);
     expect(await snapshotOfShopA()).toEqual(before);
   });
 

@@ -189,7 +189,7 @@ function TokensTable(props: {
           return (
             <tr data-token={token.id}>
               <th scope="row">
-                {token.name} <span class="meta">…{token.hint}</span>
+                {token.name} <span class="meta">{token.hint}</span>
                 {token.id === props.currentTokenId ? (
                   <>
                     {' '}

@@ -34,7 +34,7 @@ function roleOf(value: string): RoleChoice | null {
   return ROLE_CHOICES.find((role) => role === value) ?? null;
 }
 
-/** The end of a `YYYY-MM-DD` day (UTC) as an instant, or null when it is no date. */
+/** The last second of a `YYYY-MM-DD` day (UTC, 23:59:59) as an instant, or null when it is no date. */
 function endOfDay(value: string): string | null {
   const match = DATE.exec(value);
   if (!match) return null;
@@ -42,7 +42,7 @@ function endOfDay(value: string): string | null {
   const start = new Date(Date.UTC(year, month - 1, day));
   if (start.getUTCFullYear() !== year || start.getUTCMonth() !== month - 1 || start.getUTCDate() !== day)
     return null;
-  return new Date(start.getTime() + 24 * 60 * 60 * 1000).toISOString();
+  return new Date(start.getTime() + 24 * 60 * 60 * 1000 - 1000).toISOString();
 }
 
 /** An operation's refusal pinned to the form's fields (`/email` → `email`); the rest to the form. */
