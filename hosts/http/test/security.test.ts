@@ -1236,4 +1236,47 @@ describe('the admin UI routes', () => {
     expect(invoked.status).toBe(403);
     expect(await snapshotOfShopA()).toEqual(before);
   });
+
+  it('customers: nothing without a session, nothing of shop A for another shop', async () => {
+    const before = await snapshotOfShopA();
+    const customer = `/admin/customers/${aCustomerId}`;
+    for (const path of ['/admin/customers', '/admin/customers/new', customer]) {
+      const page = await h.app.request(path);
+      expect(page.status, path).toBe(303);
+      expect(page.headers.get('location')).toBe('/admin/sign-in');
+    }
+    const form = {
+      revision: '1',
+      confirm: 'on',
+      email: 'mallory@example.test',
+      firstName: 'Mallory',
+      lastName: 'M',
+    };
+    const posts = [
+      '/admin/customers/new',
+      customer,
+      `${customer}/addresses/${aAddressId}`,
+      `${customer}/addresses/${aAddressId}/remove`,
+      `${customer}/delete`,
+    ];
+    for (const path of posts) expect((await post(path, undefined, form)).status, path).toBe(403);
+    const { cookie, csrf } = await adminSession(h, h.shopB.token, 'en');
+    // Shop A's customer: not listed, not shown, not changed, its addresses not reached.
+    const listed = await (await h.app.request('/admin/customers', { headers: { cookie } })).text();
+    expect(listed).not.toContain(aCustomerId);
+    expect((await h.app.request(customer, { headers: { cookie } })).status).toBe(404);
+    for (const path of posts.slice(1)) {
+      const answer = await post(path, cookie, {
+        ...form,
+        csrf,
+        street: 'Intruder 1',
+        zipcode: '1',
+        city: 'X',
+        country: 'DE',
+      });
+      expect(answer.status, path).toBe(404);
+      expect(await answer.text(), path).not.toContain(aCustomerId);
+    }
+    expect(await snapshotOfShopA()).toEqual(before);
+  });
 });

@@ -1,5 +1,6 @@
 import { appsMessages } from './apps/messages.ts';
 import { catalogMessages } from './catalog/messages.ts';
+import { customersMessages } from './customers/messages.ts';
 import { eventsMessages } from './events/messages.ts';
 import { flowsMessages } from './flows/messages.ts';
 import { intelligenceMessages } from './intelligence/messages.ts';
@@ -17,6 +18,7 @@ export const AREA_MESSAGES = [
   rulesMessages,
   catalogMessages,
   ordersMessages,
+  customersMessages,
   intelligenceMessages,
   appsMessages,
   flowsMessages,

@@ -1,5 +1,6 @@
 import { appsArea } from './apps/routes.tsx';
 import { catalogArea } from './catalog/routes.tsx';
+import { customersArea } from './customers/routes.tsx';
 import { eventsArea } from './events/routes.tsx';
 import { flowsArea } from './flows/routes.tsx';
 import { intelligenceArea } from './intelligence/routes.tsx';
@@ -17,6 +18,7 @@ export const ADMIN_AREAS: readonly AdminArea[] = [
   rulesArea,
   catalogArea,
   ordersArea,
+  customersArea,
   intelligenceArea,
   appsArea,
   flowsArea,

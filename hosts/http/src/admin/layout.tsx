@@ -159,6 +159,11 @@ export function Layout({ page, title, children }: { page: PageContext; title: st
                   {t.t('orders.nav')}
                 </NavLink>
               ) : null}
+              {reads?.has('customers.read') ? (
+                <NavLink href="/admin/customers" path={path}>
+                  {t.t('customers.nav')}
+                </NavLink>
+              ) : null}
               {reads?.has('orders.read') ? (
                 <NavLink href="/admin/payments" path={path}>
                   {t.t('orders.nav.payments')}
