@@ -203,6 +203,9 @@ describe('the payments page', () => {
     expect(german.html).toContain('data-status="captured">Eingezogen</td>');
     expect(german.html).toContain(`Bestellung ${number}`);
     expect(german.html).toContain('3,00\u00a0€');
+    // The order's own ledger names the attempt's status with the same labels.
+    const ledger = await owner.get(`/admin/orders/${captured.orderId}`);
+    expect(ledger.html).toContain('paypal (sandbox): Captured');
     // The default: what needs a look (none here).
     const attention = await owner.get('/admin/payments');
     expect(attention.html).toMatch(/<option value="" selected="">Needing a look/);

@@ -3,6 +3,7 @@
 import type { Child } from 'hono/jsx';
 import { formatAmount } from '../channel-form.ts';
 import { CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
+import { attemptStatusLabel } from './payments.tsx';
 import { MACHINES, offeredMoves, snapshotOf, stateLabel } from './states.ts';
 
 // The orders area's pages (decision 0047): the list and one order with its states (labelled in
@@ -350,7 +351,7 @@ export function OrderPage(props: {
                 {t.t('orders.payments.attempt', {
                   provider: attempt.provider,
                   environment: attempt.environment,
-                  status: attempt.status,
+                  status: attemptStatusLabel(page, attempt.status),
                 })}
               </h3>
               <dl class="facts">

@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 
-import type { ATTEMPT_STATUSES } from '@cartwright/service';
+import { ATTEMPT_STATUSES } from '@cartwright/service';
 import { Layout, type PageContext } from '../layout.tsx';
 import type { Attempt } from './pages.tsx';
 
@@ -19,8 +19,8 @@ export interface PaymentRow extends Attempt {
 }
 
 /** An attempt's status in the UI language (every status has a key: a new one fails tsc). */
-export function attemptStatusLabel(page: PageContext, status: string, statuses: readonly string[]): string {
-  return statuses.includes(status)
+export function attemptStatusLabel(page: PageContext, status: string): string {
+  return (ATTEMPT_STATUSES as readonly string[]).includes(status)
     ? page.t.t(`orders.paymentList.status.${status as AttemptStatus}`)
     : status;
 }
@@ -39,13 +39,12 @@ export function PaymentListPage(props: {
   items: readonly PaymentRow[];
   /** Order numbers by order id. */
   numbers: ReadonlyMap<string, number>;
-  statuses: readonly AttemptStatus[];
   status: AttemptStatus | null;
   next: string | null;
   first: boolean;
   unresolved: { readonly uncertain: number; readonly failed: number };
 }) {
-  const { page, items, numbers, statuses, status, next, first, unresolved } = props;
+  const { page, items, numbers, status, next, first, unresolved } = props;
   const { t } = page;
   return (
     <Layout page={page} title={t.t('orders.paymentList.title')}>
@@ -60,7 +59,7 @@ export function PaymentListPage(props: {
             <option value="" selected={status === null}>
               {t.t('orders.paymentList.attention')}
             </option>
-            {statuses.map((code) => (
+            {ATTEMPT_STATUSES.map((code) => (
               <option value={code} selected={code === status}>
                 {t.t(`orders.paymentList.status.${code}`)}
               </option>
@@ -108,7 +107,7 @@ export function PaymentListPage(props: {
                     </span>
                   </td>
                   <td class="num">{t.money(attempt.amount, attempt.currency)}</td>
-                  <td data-status={attempt.status}>{attemptStatusLabel(page, attempt.status, statuses)}</td>
+                  <td data-status={attempt.status}>{attemptStatusLabel(page, attempt.status)}</td>
                   <td class="num">{captured == null ? '' : t.money(captured, attempt.currency)}</td>
                   <td class="num">
                     {attempt.balance ? t.money(attempt.balance.confirmed, attempt.currency) : ''}

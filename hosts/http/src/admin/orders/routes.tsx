@@ -85,7 +85,6 @@ export const ordersArea: AdminArea = (app, kit) => {
           page={page}
           items={items}
           numbers={numbers}
-          statuses={ATTEMPT_STATUSES}
           status={status}
           next={next}
           first={!before}
