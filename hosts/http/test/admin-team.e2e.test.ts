@@ -99,6 +99,10 @@ describe.skipIf(browserSkipped)('the admin team area in chromium', () => {
         // Listed without its secret; revoked after a confirmation, then refused by /api.
         await ui.answer(page, () => page.click('main a[href="/admin/team"]'));
         expect(await page.content()).not.toContain(secret);
+        // htmx keeps pages it navigates away from in the tab's storage (its history cache): never the secret's.
+        expect(
+          await page.evaluate('JSON.stringify(sessionStorage) + JSON.stringify(localStorage)'),
+        ).not.toContain(secret);
         const row = page.locator('tr', { hasText: tokenName });
         await ui.answer(page, () => row.locator('a[href$="/revoke"]').click());
         expect(await ui.seriousViolations(page)).toEqual([]);

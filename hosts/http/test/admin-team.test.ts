@@ -150,6 +150,8 @@ describe('tokens', () => {
     expect(created.status).toBe(201);
     expect(created.location).toBeNull();
     expect(created.html).toContain('Copy the secret now');
+    // htmx keeps no copy of this page in its history cache (the walk checks the tab's storage).
+    expect(created.html).toContain('hx-history="false"');
     const match = secretOf(created.html);
     const secret = match?.[1] ?? match?.[2];
     expect(secret).toBeTruthy();

@@ -423,20 +423,23 @@ export function TokenCreatedPage(props: { page: PageContext; name: string; secre
     <Layout page={props.page} title={t.t('team.created.title')}>
       <h1>{t.t('team.created.title')}</h1>
       <NoticeMessage kind="warning" text={t.t('team.created.copy')} />
-      <label for="token-secret">{t.t('team.created.secret', { name: props.name })}</label>
-      <input
-        type="text"
-        id="token-secret"
-        class="token-secret"
-        readonly
-        autocomplete="off"
-        spellcheck={false}
-        value={props.secret}
-        aria-describedby="token-secret-hint"
-      />
-      <p class="hint" id="token-secret-hint">
-        {t.t('team.created.hint')}
-      </p>
+      {/* hx-history="false": htmx keeps no copy of this page in the tab's history cache. */}
+      <div class="field" hx-history="false">
+        <label for="token-secret">{t.t('team.created.secret', { name: props.name })}</label>
+        <input
+          type="text"
+          id="token-secret"
+          readonly
+          autocomplete="off"
+          spellcheck={false}
+          size={props.secret.length}
+          value={props.secret}
+          aria-describedby="token-secret-hint"
+        />
+        <p class="hint" id="token-secret-hint">
+          {t.t('team.created.hint')}
+        </p>
+      </div>
       <p>
         <a href={BASE}>{t.t('team.back')}</a>
       </p>
