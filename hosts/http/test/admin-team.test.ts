@@ -192,6 +192,24 @@ describe('tokens', () => {
     expect((await owner.get(`/admin/team/tokens/${token.id}/revoke`)).status).toBe(404);
   });
 
+  it('creates an API token limited to the ticked permissions', async () => {
+    const created = await owner.post('/admin/team/tokens', {
+      name: 'Catalog reader',
+      kind: 'api',
+      role: 'admin',
+      'permission.catalog.read': 'on',
+    });
+    expect(created.status).toBe(201);
+    const match = secretOf(created.html);
+    const secret = (match?.[1] ?? match?.[2])!;
+    expect((await staff('GET', '/api/catalog/products', undefined, secret)).status).toBe(200);
+    expect((await staff('GET', '/api/members', undefined, secret)).status).toBe(403);
+    const listed = await owner.get('/admin/team');
+    const token = (await tokens()).find((item) => item.name === 'Catalog reader')!;
+    const row = new RegExp(`<tr data-token="${token.id}">([\\s\\S]*?)</tr>`).exec(listed.html)![1]!;
+    expect(row).toContain('Administrator (own permission list)');
+  });
+
   it('creates a personal token for a member', async () => {
     const { userId } = await memberToken('packer@a.test', 'editor');
     const created = await owner.post('/admin/team/tokens', {
@@ -231,6 +249,17 @@ describe('tokens', () => {
     const noName = await owner.post('/admin/team/tokens', { name: ' ', kind: 'api', role: 'reader' });
     expect(noName.status).toBe(422);
     expect(errorOf(noName.html, 'token-name')).toBe('required');
+    const personalLimited = await owner.post('/admin/team/tokens', {
+      name: 'Limited',
+      kind: 'personal',
+      userId: h.shopA.userId,
+      'permission.orders.read': 'on',
+    });
+    expect(personalLimited.status).toBe(422);
+    expect(personalLimited.html).toContain(
+      '<p class="field-error" id="token-permissions-error">only for API tokens</p>',
+    );
+    expect(personalLimited.html).toMatch(/name="permission\.orders\.read" checked/);
     const stranger = await owner.post('/admin/team/tokens', {
       name: 'Stranger',
       kind: 'personal',

@@ -1,3 +1,4 @@
+import type { Permission } from '@cartwright/service';
 import type { Catalogs } from '../i18n.ts';
 
 // The team area's UI text: the shop's members and tokens (decision 0047; roles 0006, tokens 0001).
@@ -80,7 +81,31 @@ const en = {
   'team.revoke.confirm': 'Revoke {name}',
   'team.error.refused': 'Not saved: {detail}',
   'team.error.fields': 'Please correct the marked fields.',
+  'team.field.permissions': 'Only these permissions (API tokens, optional)',
+  'team.field.permissionsHint':
+    'None ticked: the role’s permissions. Ticked: exactly these, whatever the role.',
+  'team.field.apiOnly': 'only for API tokens',
+  'team.permission.settings.read': 'Read settings',
+  'team.permission.settings.write': 'Change settings',
+  'team.permission.catalog.read': 'Read the catalog',
+  'team.permission.catalog.write': 'Change the catalog',
+  'team.permission.customers.read': 'Read customers',
+  'team.permission.customers.write': 'Change customers',
+  'team.permission.orders.read': 'Read orders',
+  'team.permission.orders.write': 'Change orders',
+  'team.permission.documents.read': 'Read documents',
+  'team.permission.documents.write': 'Create and change documents',
+  'team.permission.apps.read': 'Read apps',
+  'team.permission.apps.write': 'Configure apps',
+  'team.permission.apps.manage': 'Install and remove apps',
+  'team.permission.knowledge.read': 'Read knowledge',
+  'team.permission.knowledge.write': 'Change knowledge',
+  'team.permission.members.manage': 'Manage team and tokens',
 } as const;
+
+// Every permission has its label (a new permission without one fails tsc).
+const permissionLabels: Record<`team.permission.${Permission}`, string> = en;
+void permissionLabels;
 
 export const teamMessages = {
   en,
@@ -165,6 +190,26 @@ export const teamMessages = {
     'team.revoke.confirm': '{name} widerrufen',
     'team.error.refused': 'Nicht gespeichert: {detail}',
     'team.error.fields': 'Bitte korrigieren Sie die markierten Felder.',
+    'team.field.permissions': 'Nur diese Rechte (API-Tokens, optional)',
+    'team.field.permissionsHint':
+      'Keines angekreuzt: die Rechte der Rolle. Angekreuzt: genau diese, unabhängig von der Rolle.',
+    'team.field.apiOnly': 'nur für API-Tokens',
+    'team.permission.settings.read': 'Einstellungen lesen',
+    'team.permission.settings.write': 'Einstellungen ändern',
+    'team.permission.catalog.read': 'Katalog lesen',
+    'team.permission.catalog.write': 'Katalog ändern',
+    'team.permission.customers.read': 'Kunden lesen',
+    'team.permission.customers.write': 'Kunden ändern',
+    'team.permission.orders.read': 'Bestellungen lesen',
+    'team.permission.orders.write': 'Bestellungen ändern',
+    'team.permission.documents.read': 'Dokumente lesen',
+    'team.permission.documents.write': 'Dokumente erstellen und ändern',
+    'team.permission.apps.read': 'Apps lesen',
+    'team.permission.apps.write': 'Apps konfigurieren',
+    'team.permission.apps.manage': 'Apps installieren und entfernen',
+    'team.permission.knowledge.read': 'Wissen lesen',
+    'team.permission.knowledge.write': 'Wissen ändern',
+    'team.permission.members.manage': 'Team und Tokens verwalten',
   },
   es: {
     'team.nav': 'Equipo',
@@ -247,6 +292,26 @@ export const teamMessages = {
     'team.revoke.confirm': 'Revocar {name}',
     'team.error.refused': 'No guardado: {detail}',
     'team.error.fields': 'Corrija los campos marcados.',
+    'team.field.permissions': 'Solo estos permisos (tokens de API, opcional)',
+    'team.field.permissionsHint':
+      'Ninguno marcado: los permisos del rol. Marcados: exactamente estos, sea cual sea el rol.',
+    'team.field.apiOnly': 'solo para tokens de API',
+    'team.permission.settings.read': 'Leer la configuración',
+    'team.permission.settings.write': 'Cambiar la configuración',
+    'team.permission.catalog.read': 'Leer el catálogo',
+    'team.permission.catalog.write': 'Cambiar el catálogo',
+    'team.permission.customers.read': 'Leer clientes',
+    'team.permission.customers.write': 'Cambiar clientes',
+    'team.permission.orders.read': 'Leer pedidos',
+    'team.permission.orders.write': 'Cambiar pedidos',
+    'team.permission.documents.read': 'Leer documentos',
+    'team.permission.documents.write': 'Crear y cambiar documentos',
+    'team.permission.apps.read': 'Leer apps',
+    'team.permission.apps.write': 'Configurar apps',
+    'team.permission.apps.manage': 'Instalar y quitar apps',
+    'team.permission.knowledge.read': 'Leer el conocimiento',
+    'team.permission.knowledge.write': 'Cambiar el conocimiento',
+    'team.permission.members.manage': 'Gestionar equipo y tokens',
   },
   fr: {
     'team.nav': 'Équipe',
@@ -330,5 +395,25 @@ export const teamMessages = {
     'team.revoke.confirm': 'Révoquer {name}',
     'team.error.refused': 'Non enregistré : {detail}',
     'team.error.fields': 'Veuillez corriger les champs signalés.',
+    'team.field.permissions': 'Seulement ces droits (jetons d’API, facultatif)',
+    'team.field.permissionsHint':
+      'Aucun coché : les droits du rôle. Cochés : exactement ceux-ci, quel que soit le rôle.',
+    'team.field.apiOnly': 'seulement pour les jetons d’API',
+    'team.permission.settings.read': 'Lire les réglages',
+    'team.permission.settings.write': 'Modifier les réglages',
+    'team.permission.catalog.read': 'Lire le catalogue',
+    'team.permission.catalog.write': 'Modifier le catalogue',
+    'team.permission.customers.read': 'Lire les clients',
+    'team.permission.customers.write': 'Modifier les clients',
+    'team.permission.orders.read': 'Lire les commandes',
+    'team.permission.orders.write': 'Modifier les commandes',
+    'team.permission.documents.read': 'Lire les documents',
+    'team.permission.documents.write': 'Créer et modifier les documents',
+    'team.permission.apps.read': 'Lire les apps',
+    'team.permission.apps.write': 'Configurer les apps',
+    'team.permission.apps.manage': 'Installer et retirer des apps',
+    'team.permission.knowledge.read': 'Lire les connaissances',
+    'team.permission.knowledge.write': 'Modifier les connaissances',
+    'team.permission.members.manage': 'Gérer l’équipe et les jetons',
   },
 } satisfies Catalogs<typeof en>;

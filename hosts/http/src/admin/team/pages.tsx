@@ -1,4 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
+import { PERMISSIONS } from '@cartwright/service';
 import type { Child } from 'hono/jsx';
 import type { MessageKey, Translator } from '../i18n.ts';
 import { CsrfField, Layout, NoticeMessage, type PageContext } from '../layout.tsx';
@@ -356,6 +357,37 @@ function CreateTokenForm(props: {
           <RoleSelect t={t} roles={props.roles} selected={entries.role ?? 'reader'} attributes={attributes} />
         )}
       />
+      <fieldset
+        data-field="permissions"
+        aria-describedby={
+          problems.some((problem) => problem.field === 'permissions')
+            ? 'token-permissions-hint token-permissions-error'
+            : 'token-permissions-hint'
+        }
+      >
+        <legend>{t.t('team.field.permissions')}</legend>
+        <p class="hint" id="token-permissions-hint">
+          {t.t('team.field.permissionsHint')}
+        </p>
+        {PERMISSIONS.map((permission) => (
+          <label class="inline">
+            <input
+              type="checkbox"
+              name={`permission.${permission}`}
+              checked={entries[`permission.${permission}`] === 'on'}
+            />{' '}
+            {t.t(`team.permission.${permission}`)}
+          </label>
+        ))}
+        {problems.some((problem) => problem.field === 'permissions') ? (
+          <p class="field-error" id="token-permissions-error">
+            {problems
+              .filter((problem) => problem.field === 'permissions')
+              .map((problem) => problem.text)
+              .join(' ')}
+          </p>
+        ) : null}
+      </fieldset>
       <Field
         id="token-expires"
         name="expiresAt"

@@ -1,5 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import type { AdminSession, Result } from '@cartwright/service';
+import { type AdminSession, PERMISSIONS, type Result } from '@cartwright/service';
 import type { Context } from 'hono';
 import type { AdminArea, FormBody } from '../kit.ts';
 import type { PageContext } from '../layout.tsx';
@@ -216,12 +216,14 @@ export const teamArea: AdminArea = (app, kit) => {
     if (checked instanceof Response) return checked;
     const { form, page, session } = checked;
     const { t } = page;
+    const permissions = PERMISSIONS.filter((permission) => form[`permission.${permission}`] === 'on');
     const entries = {
       name: text(form, 'name'),
       kind: text(form, 'kind'),
       userId: text(form, 'userId'),
       role: text(form, 'role'),
       expiresAt: text(form, 'expiresAt'),
+      ...Object.fromEntries(permissions.map((permission) => [`permission.${permission}`, 'on'])),
     };
     const problems: FieldProblem[] = [];
     const kind = entries.kind === 'personal' || entries.kind === 'api' ? entries.kind : null;
@@ -233,12 +235,15 @@ export const teamArea: AdminArea = (app, kit) => {
       problems.push({ field: 'userId', text: t.t('team.field.required') });
     if (kind === 'api' && !role) problems.push({ field: 'role', text: t.t('team.field.required') });
     if (expiresAt === null) problems.push({ field: 'expiresAt', text: t.t('team.field.noDate') });
+    if (kind === 'personal' && permissions.length > 0)
+      problems.push({ field: 'permissions', text: t.t('team.field.apiOnly') });
     if (problems.length > 0 && mayManage(session))
       return renderTeam(c, page, session, { token: { entries, problems }, status: 422 });
     const created = await kit.act(session, 'tokens.create', {
       name: entries.name,
       kind: kind ?? entries.kind,
       ...(kind === 'personal' ? { userId: entries.userId } : { role: role ?? entries.role }),
+      ...(kind === 'api' && permissions.length > 0 ? { permissions } : {}),
       ...(expiresAt ? { expiresAt } : {}),
     });
     if (created.ok) {
@@ -250,7 +255,7 @@ export const teamArea: AdminArea = (app, kit) => {
     return renderTeam(c, page, session, {
       token: {
         entries,
-        problems: problemsOf(page, ['name', 'kind', 'userId', 'role', 'expiresAt'], created),
+        problems: problemsOf(page, ['name', 'kind', 'userId', 'role', 'permissions', 'expiresAt'], created),
       },
       status: created.code === 'FORBIDDEN' ? 403 : 422,
     });
