@@ -163,8 +163,9 @@ describe('/admin/apps/hooks/deliveries', () => {
     const action = `/admin/apps/hooks/deliveries/${failed.id}/redeliver`;
     const fields = formFields(page.html, `action="${action}"`);
     const done = await owner.post(action, fields);
-    expect(done.status).toBe(200);
-    expect(done.html).toContain(`The delivery of ${failed.event.name} was queued again.`);
+    expect(done.status).toBe(303);
+    expect(done.location).toBe('/admin/apps/hooks/deliveries?done=redelivered');
+    expect((await owner.get(done.location!)).html).toContain('The delivery was queued again');
     expect((await deliveries()).items.find((item) => item.id === failed.id)).toMatchObject({
       status: 'pending',
       attempts: 0,
@@ -211,12 +212,12 @@ describe('/admin/apps/hooks/deliveries', () => {
       '/admin/apps/hooks/deliveries/resume',
       formFields(page.html, 'action="/admin/apps/hooks/deliveries/resume"'),
     );
-    expect(resumed.status).toBe(200);
-    expect(resumed.html).toContain('Deliveries resumed');
+    expect(resumed.status).toBe(303);
+    expect((await owner.get(resumed.location!)).html).toContain('Deliveries resumed');
     expect((await deliveries()).circuit.open).toBe(false);
     // Resuming again changes nothing and says so.
     const again = await owner.post('/admin/apps/hooks/deliveries/resume', {});
-    expect(again.html).toContain('Deliveries were not paused; nothing changed.');
+    expect((await owner.get(again.location!)).html).toContain('Deliveries were not paused; nothing changed.');
     await deliverUntil(async () => (await deliveries()).items.every((item) => item.status !== 'pending'));
   });
 

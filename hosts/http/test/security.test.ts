@@ -1187,6 +1187,8 @@ describe('the admin UI routes', () => {
       '/admin/apps',
       '/admin/apps/loyalty',
       '/admin/apps/assistants/admin',
+      '/admin/apps/loyalty/deliveries',
+      '/admin/events',
     ]) {
       const page = await h.app.request(path);
       expect(page.status, path).toBe(303);
@@ -1201,6 +1203,8 @@ describe('the admin UI routes', () => {
       '/admin/apps/assistants/admin/install',
       '/admin/apps/loyalty/blocks/notes',
       '/admin/apps/loyalty/panel/invoke',
+      `/admin/apps/loyalty/deliveries/${A_DELIVERY}/redeliver`,
+      '/admin/apps/loyalty/deliveries/resume',
     ];
     for (const path of posts) {
       const answer = await post(path, undefined, { revision: '1', status: 'published', approve: 'yes' });
@@ -1234,6 +1238,19 @@ describe('the admin UI routes', () => {
       input: JSON.stringify({ customer_id: aCustomerId, body: 'Intruder' }),
     });
     expect(invoked.status).toBe(403);
+    // Shop A's delivery log is not shown, its delivery not redelivered, its app not resumed.
+    expect((await h.app.request('/admin/apps/loyalty/deliveries', { headers: { cookie } })).status).toBe(404);
+    expect(
+      (await post(`/admin/apps/loyalty/deliveries/${A_DELIVERY}/redeliver`, cookie, { csrf })).status,
+    ).toBe(404);
+    expect((await post('/admin/apps/loyalty/deliveries/resume', cookie, { csrf })).status).toBe(404);
+    // Shop A's events are not in shop B's event log.
+    const eventLog = await h.app.request('/admin/events?after=0', { headers: { cookie } });
+    expect(eventLog.status).toBe(200);
+    const events = await eventLog.text();
+    const ofA = await h.call('GET', '/api/events?limit=100', { token: h.shopA.token });
+    expect((ofA.body.items as unknown[]).length).toBeGreaterThan(0);
+    for (const event of ofA.body.items as { id: string }[]) expect(events).not.toContain(event.id);
     expect(await snapshotOfShopA()).toEqual(before);
   });
 

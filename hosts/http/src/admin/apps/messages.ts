@@ -56,8 +56,6 @@ const en = {
   'apps.deliveries.all': 'All',
   'apps.deliveries.show': 'Show',
   'apps.deliveries.event': 'Event',
-  'apps.deliveries.target': 'Sent to',
-  'apps.deliveries.target.service': 'the app’s service',
   'apps.deliveries.status': 'Status',
   'apps.deliveries.attempts': 'Attempts',
   'apps.deliveries.last': 'Last answer',
@@ -72,7 +70,7 @@ const en = {
   'apps.deliveries.log.attempt':
     'Attempt {attempt, number}: {date}, {duration, number} ms, {outcome, select, delivered {delivered} other {failed}}',
   'apps.deliveries.redeliver': 'Redeliver',
-  'apps.deliveries.redelivered': 'The delivery of {event} was queued again.',
+  'apps.deliveries.redelivered': 'The delivery was queued again: it is due now.',
   'apps.deliveries.paused':
     'Deliveries are paused since {date}: {count, plural, one {# failure} other {# failures}} in a row. Pending deliveries wait until they are resumed.',
   'apps.deliveries.failures':
@@ -143,8 +141,6 @@ export const appsMessages = {
     'apps.deliveries.all': 'Alle',
     'apps.deliveries.show': 'Anzeigen',
     'apps.deliveries.event': 'Ereignis',
-    'apps.deliveries.target': 'Gesendet an',
-    'apps.deliveries.target.service': 'den Dienst der App',
     'apps.deliveries.status': 'Status',
     'apps.deliveries.attempts': 'Versuche',
     'apps.deliveries.last': 'Letzte Antwort',
@@ -159,7 +155,7 @@ export const appsMessages = {
     'apps.deliveries.log.attempt':
       'Versuch {attempt, number}: {date}, {duration, number} ms, {outcome, select, delivered {zugestellt} other {fehlgeschlagen}}',
     'apps.deliveries.redeliver': 'Erneut zustellen',
-    'apps.deliveries.redelivered': 'Die Zustellung von {event} wurde erneut eingereiht.',
+    'apps.deliveries.redelivered': 'Die Zustellung wurde erneut eingereiht: Sie ist jetzt fällig.',
     'apps.deliveries.paused':
       'Zustellungen sind seit {date} angehalten: {count, plural, one {# Fehler} other {# Fehler}} in Folge. Ausstehende Zustellungen warten, bis sie fortgesetzt werden.',
     'apps.deliveries.failures':
@@ -227,8 +223,6 @@ export const appsMessages = {
     'apps.deliveries.all': 'Todas',
     'apps.deliveries.show': 'Mostrar',
     'apps.deliveries.event': 'Evento',
-    'apps.deliveries.target': 'Enviado a',
-    'apps.deliveries.target.service': 'el servicio de la app',
     'apps.deliveries.status': 'Estado',
     'apps.deliveries.attempts': 'Intentos',
     'apps.deliveries.last': 'Última respuesta',
@@ -243,7 +237,7 @@ export const appsMessages = {
     'apps.deliveries.log.attempt':
       'Intento {attempt, number}: {date}, {duration, number} ms, {outcome, select, delivered {entregado} other {fallido}}',
     'apps.deliveries.redeliver': 'Volver a entregar',
-    'apps.deliveries.redelivered': 'La entrega de {event} se puso de nuevo en cola.',
+    'apps.deliveries.redelivered': 'La entrega se puso de nuevo en cola: vence ahora.',
     'apps.deliveries.paused':
       'Las entregas están en pausa desde {date}: {count, plural, one {# fallo} other {# fallos}} seguidos. Las entregas pendientes esperan hasta que se reanuden.',
     'apps.deliveries.failures':
@@ -311,8 +305,6 @@ export const appsMessages = {
     'apps.deliveries.all': 'Toutes',
     'apps.deliveries.show': 'Afficher',
     'apps.deliveries.event': 'Événement',
-    'apps.deliveries.target': 'Envoyé à',
-    'apps.deliveries.target.service': 'le service de l’app',
     'apps.deliveries.status': 'Statut',
     'apps.deliveries.attempts': 'Tentatives',
     'apps.deliveries.last': 'Dernière réponse',
@@ -327,7 +319,7 @@ export const appsMessages = {
     'apps.deliveries.log.attempt':
       'Tentative {attempt, number} : {date}, {duration, number} ms, {outcome, select, delivered {livrée} other {échouée}}',
     'apps.deliveries.redeliver': 'Relivrer',
-    'apps.deliveries.redelivered': 'La livraison de {event} a été remise en file.',
+    'apps.deliveries.redelivered': 'La livraison a été remise en file : elle est due maintenant.',
     'apps.deliveries.paused':
       'Les livraisons sont suspendues depuis {date} : {count, plural, one {# échec} other {# échecs}} d’affilée. Les livraisons en attente attendent leur reprise.',
     'apps.deliveries.failures':

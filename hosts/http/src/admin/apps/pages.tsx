@@ -564,7 +564,6 @@ export function DeliveriesPage({
           <thead>
             <tr>
               <th scope="col">{t.t('apps.deliveries.event')}</th>
-              <th scope="col">{t.t('apps.deliveries.target')}</th>
               <th scope="col">{t.t('apps.deliveries.status')}</th>
               <th scope="col">{t.t('apps.deliveries.attempts')}</th>
               <th scope="col">{t.t('apps.deliveries.last')}</th>
@@ -581,7 +580,6 @@ export function DeliveriesPage({
                     <time datetime={delivery.event.occurredAt}>{t.date(delivery.event.occurredAt)}</time>
                   </span>
                 </th>
-                <td>{t.t('apps.deliveries.target.service')}</td>
                 <td>
                   <span class={`badge status-${delivery.status}`}>
                     {t.t(`apps.deliveries.status.${delivery.status}` as MessageKey)}

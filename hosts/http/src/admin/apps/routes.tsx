@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { AdminSession } from '@cartwright/service';
 import type { Context } from 'hono';
+import type { MessageKey } from '../i18n.ts';
 import type { AdminArea, AdminKit, FormBody } from '../kit.ts';
 import type { PageContext } from '../layout.tsx';
 import { ADMIN_POLICY } from '../security.ts';
@@ -38,6 +39,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CONTEXT_KEYS: readonly ContextKey[] = ['productId', 'customerId', 'orderId'];
 /** Deliveries per page of the log. */
 const DELIVERY_PAGE = 25;
+const DELIVERY_NOTICES: Readonly<Record<string, { kind: 'ok' | 'warning'; key: MessageKey }>> = {
+  redelivered: { kind: 'ok', key: 'apps.deliveries.redelivered' },
+  resumed: { kind: 'ok', key: 'apps.deliveries.resumed' },
+  unchanged: { kind: 'warning', key: 'apps.deliveries.notPaused' },
+};
 
 async function installedApps(kit: AdminKit, session: AdminSession): Promise<InstalledApp[]> {
   const listed = await kit.act(session, 'apps.list', {});
@@ -352,7 +358,10 @@ export const appsArea: AdminArea = (app, kit) => {
       if (!session.principal.permissions.has('apps.read')) return kit.notFound(c, page);
       const found = await findApp(session, c.req.param('appId') ?? '');
       if (!found) return kit.notFound(c, page);
-      return deliveriesPage(c, page, session, found, null);
+      // The answer of a redeliver or resume (post, then redirect here).
+      const done = DELIVERY_NOTICES[c.req.query('done') ?? ''];
+      const notice: Notice = done ? { kind: done.kind, text: page.t.t(done.key) } : null;
+      return deliveriesPage(c, page, session, found, notice);
     }),
   );
 
@@ -377,11 +386,7 @@ export const appsArea: AdminArea = (app, kit) => {
         done.code === 'NOT_FOUND' ? 404 : 422,
       );
     }
-    const { delivery } = done.value as { delivery: Delivery };
-    return deliveriesPage(c, page, session, found, {
-      kind: 'ok',
-      text: page.t.t('apps.deliveries.redelivered', { event: delivery.event.name }),
-    });
+    return kit.redirect(c, `/admin/apps/${found.appId}/deliveries?done=redelivered`);
   });
 
   app.post('/admin/apps/:appId/deliveries/resume', async (c) => {
@@ -396,10 +401,7 @@ export const appsArea: AdminArea = (app, kit) => {
       return deliveriesPage(c, page, session, found, refusal(page, done), 422);
     }
     const { wasOpen } = done.value as { wasOpen: boolean };
-    return deliveriesPage(c, page, session, found, {
-      kind: wasOpen ? 'ok' : 'warning',
-      text: page.t.t(wasOpen ? 'apps.deliveries.resumed' : 'apps.deliveries.notPaused'),
-    });
+    return kit.redirect(c, `/admin/apps/${found.appId}/deliveries?done=${wasOpen ? 'resumed' : 'unchanged'}`);
   });
 
   // A block's form (create a record) or button (run the service), bound to the block's context.
