@@ -1,4 +1,6 @@
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.ts';
 import { type AdminSessionClient, adminCookie, adminSession, formFields } from './admin-session.ts';
 import { createHarness, type Harness } from './harness.ts';
 
@@ -190,6 +192,30 @@ describe('tokens', () => {
     expect(after.html).not.toContain(secret!);
     // A revoked token has no revoke page any more.
     expect((await owner.get(`/admin/team/tokens/${token.id}/revoke`)).status).toBe(404);
+  });
+
+  it('answers the creation uncached, with no address and no log line holding the secret', async () => {
+    const lines: string[] = [];
+    const logged = createApp(h.services, {
+      logger: pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) }),
+    });
+    const answer = await logged.request('/admin/team/tokens', {
+      method: 'POST',
+      headers: {
+        cookie: owner.cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'http://localhost',
+      },
+      body: new URLSearchParams({ csrf: owner.csrf, name: 'Logged', kind: 'api', role: 'reader' }).toString(),
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.headers.get('cache-control')).toContain('no-store');
+    expect(answer.headers.get('location')).toBeNull();
+    const match = secretOf(await answer.text());
+    const secret = (match?.[1] ?? match?.[2])!;
+    expect(secret).toMatch(/^cw_api_/);
+    expect(lines.some((line) => line.includes('/admin/team/tokens'))).toBe(true);
+    expect(lines.join('\n')).not.toContain(secret);
   });
 
   it('creates an API token limited to the ticked permissions', async () => {
