@@ -130,7 +130,7 @@ export const teamMessages = {
     'team.you': '(Sie)',
     'team.customPermissions': 'eigene Rechteliste',
     'team.member.remove': 'Entfernen',
-    'team.member.removeNamed': '{email} entfernen',
+    'team.member.removeNamed': 'Entfernen: {email}',
     'team.add.title': 'Mitglied hinzufügen oder Rolle ändern',
     'team.add.hint':
       'Eine Person wird per E-Mail hinzugefügt; ist die E-Mail schon Mitglied, erhält sie die gewählte Rolle. Nur Inhaber können Inhaber ernennen.',
@@ -162,7 +162,7 @@ export const teamMessages = {
     'team.noExpiry': 'läuft nicht ab',
     'team.current': 'diese Sitzung',
     'team.token.revoke': 'Widerrufen',
-    'team.token.revokeNamed': '{name} widerrufen',
+    'team.token.revokeNamed': 'Widerrufen: {name}',
     'team.create.title': 'Token erstellen',
     'team.field.tokenName': 'Name',
     'team.field.tokenNameHint': 'Wofür er ist, z. B. „Lager-Abgleich“.',
