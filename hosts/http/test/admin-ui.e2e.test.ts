@@ -158,6 +158,12 @@ describe.skipIf(browserSkipped)('the admin UI in chromium', () => {
         expect(await page.textContent('[role="status"]')).toContain(TEXT[locale].saved);
         expect(await page.inputValue(nameField)).toBe(newName);
         await ui.shot(page, `${locale}-05-saved`);
+        // Pages swapped in place leave no snapshot (with its CSRF token) in the tab's storage.
+        const stored = (await page.evaluate(
+          'JSON.stringify({ ...sessionStorage, ...localStorage })',
+        )) as string;
+        expect(stored).not.toContain('htmx-history-cache');
+        expect(stored).not.toContain(await page.inputValue('form input[name="csrf"] >> nth=0'));
 
         const after = await readChannel('de');
         expect(after.revision).toBe(before.revision + 1);

@@ -22,6 +22,10 @@ const HTMX_CONFIG = JSON.stringify({
   allowEval: false,
   allowScriptTags: false,
   selfRequestsOnly: true,
+  // No page snapshots in the tab's storage (they would hold CSRF tokens, a new token's secret,
+  // customer data): going back loads the page again from the server.
+  historyCacheSize: 0,
+  refreshOnHistoryMiss: true,
   responseHandling: [
     { code: '204', swap: false },
     { code: '[23]..', swap: true },
