@@ -1,14 +1,7 @@
-import {
-  appDeliveryMatchingProjection,
-  appServicesOf,
-  consumeOnce,
-  type DeliveryPolicy,
-  runDueDeliveries,
-} from '@cartwright/service';
-import { type AppServiceFixture, startAppServiceFixture } from '@cartwright/tooling/app-service-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminSessionClient, adminSession, formFields } from './admin-session.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { APP_CREDENTIAL, createEventsShop, type EventsShop } from './events-fixture.ts';
+import type { Harness } from './harness.ts';
 
 // The event log (/admin/events) and an app's delivery log (/admin/apps/:app/deliveries) in process
 // (decision 0047): events listed after an action with the consumers' positions, a delivery to the
@@ -16,77 +9,29 @@ import { createHarness, type Harness } from './harness.ts';
 // sees no button and the reader's replayed posts are refused (403, nothing changed); shop B
 // reaches nothing of shop A (404).
 
-const CREDENTIAL = 'admin-events-credential-0123456789';
-/** Short pauses; a delivery fails after 2 attempts, the circuit opens after 3 failures in a row. */
-const POLICY: DeliveryPolicy = { baseMs: 10, capMs: 40, maxAttempts: 2, circuitThreshold: 3 };
-const HOOKS = {
-  apiVersion: 1,
-  id: 'hooks',
-  version: '1.0.0',
-  name: { en: 'Hooks' },
-  subscriptions: ['catalog.product.*'],
-};
-
+let shop: EventsShop;
 let h: Harness;
-let fixture: AppServiceFixture;
 let owner: AdminSessionClient;
 let ownerDe: AdminSessionClient;
 let reader: AdminSessionClient;
 let productId: string;
 
-interface DeliveryView {
-  id: string;
-  status: string;
-  attempts: number;
-  event: { name: string };
-}
-async function deliveries(): Promise<{ items: DeliveryView[]; circuit: { open: boolean } }> {
-  const listed = await h.call('GET', '/api/apps/hooks/deliveries', { token: h.shopA.token });
-  expect(listed.status).toBe(200);
-  return listed.body as never;
-}
-
-/** The app-worker in this process: match committed events, then run due deliveries until `done`. */
-async function deliverUntil(done: () => Promise<boolean>): Promise<void> {
-  const lease = { owner: 'matcher', leaseMs: 30_000, batchSize: 100, maxBatches: 10 };
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    while ((await consumeOnce(h.services, appDeliveryMatchingProjection, lease)).tenantId !== null) {
-      // until no shop has unmatched events
-    }
-    await runDueDeliveries(h.services, { owner: 'test', leaseMs: 30_000, limit: 20, policy: POLICY });
-    if (await done()) return;
-    if (Date.now() > deadline) throw new Error('deliveries did not settle');
-    await new Promise((resolve) => setTimeout(resolve, 15));
-  }
-}
-
 beforeAll(async () => {
-  fixture = await startAppServiceFixture({ credential: CREDENTIAL });
-  h = await createHarness({
-    ports: {
-      appServices: appServicesOf({
-        APP_SERVICES: JSON.stringify({ hooks: { baseUrl: fixture.url, credential: CREDENTIAL } }),
-      }),
-    },
-  });
-  const installed = await h.call('PUT', '/api/apps/hooks', {
-    token: h.shopA.token,
-    body: { manifest: HOOKS, revision: 0 },
-  });
-  expect(installed.status, JSON.stringify(installed.body)).toBeLessThan(300);
+  shop = await createEventsShop();
+  ({ h } = shop);
   owner = await adminSession(h, h.shopA.token, 'en');
   ownerDe = await adminSession(h, h.shopA.token, 'de');
   reader = await adminSession(h, await h.readerToken('reader@events.test'), 'en');
   // The action: a product, refused twice by the app's service, so its delivery fails.
-  fixture.failNextDeliveries({ kind: 'refuse', status: 422, times: 2, detail: 'not today' });
+  shop.appService.failNextDeliveries({ kind: 'refuse', status: 422, times: 2, detail: 'not today' });
   ({ productId } = await h.sellableTea());
-  await deliverUntil(async () => (await deliveries()).items.some((item) => item.status === 'failed'));
+  await shop.deliverUntil(async () =>
+    (await shop.deliveries()).items.some((item) => item.status === 'failed'),
+  );
 });
 
 afterAll(async () => {
-  await h?.close();
-  await fixture?.close();
+  await shop?.close();
 });
 
 describe('/admin/events', () => {
@@ -143,7 +88,7 @@ describe('/admin/events', () => {
 
 describe('/admin/apps/hooks/deliveries', () => {
   it('lists the failed delivery with its status, attempts and last answer, and redelivers it', async () => {
-    const failed = (await deliveries()).items.find((item) => item.status === 'failed')!;
+    const failed = (await shop.deliveries()).items.find((item) => item.status === 'failed')!;
     expect(failed.event.name).toMatch(/^catalog\.product\./);
     const page = await owner.get('/admin/apps/hooks/deliveries');
     expect(page.status).toBe(200);
@@ -152,7 +97,7 @@ describe('/admin/apps/hooks/deliveries', () => {
     expect(cells).toContain('Failed');
     expect(cells).toContain('HTTP 422');
     expect(cells).toContain('<td class="num">2</td>');
-    expect(page.html).not.toContain(CREDENTIAL);
+    expect(page.html).not.toContain(APP_CREDENTIAL);
     // German labels.
     const german = await ownerDe.get('/admin/apps/hooks/deliveries');
     expect(german.html).toContain('Fehlgeschlagen');
@@ -166,12 +111,13 @@ describe('/admin/apps/hooks/deliveries', () => {
     expect(done.status).toBe(303);
     expect(done.location).toBe('/admin/apps/hooks/deliveries?done=redelivered');
     expect((await owner.get(done.location!)).html).toContain('The delivery was queued again');
-    expect((await deliveries()).items.find((item) => item.id === failed.id)).toMatchObject({
+    expect((await shop.deliveries()).items.find((item) => item.id === failed.id)).toMatchObject({
       status: 'pending',
       attempts: 0,
     });
-    await deliverUntil(
-      async () => (await deliveries()).items.find((item) => item.id === failed.id)?.status === 'delivered',
+    await shop.deliverUntil(
+      async () =>
+        (await shop.deliveries()).items.find((item) => item.id === failed.id)?.status === 'delivered',
     );
     const after = await owner.get('/admin/apps/hooks/deliveries?status=delivered');
     expect(after.html).toContain(`data-delivery="${failed.id}"`);
@@ -182,16 +128,10 @@ describe('/admin/apps/hooks/deliveries', () => {
   });
 
   it('shows paused deliveries after consecutive failures and resumes them', async () => {
-    fixture.failNextDeliveries({ kind: 'status', status: 500, times: 100 });
-    for (const sku of ['HOOK-A', 'HOOK-B', 'HOOK-C']) {
-      const created = await h.call('POST', '/api/catalog/products', {
-        token: h.shopA.token,
-        body: { sku, translations: { en: { name: sku } } },
-      });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-    }
-    await deliverUntil(async () => (await deliveries()).circuit.open);
-    fixture.clearFaults();
+    shop.appService.failNextDeliveries({ kind: 'status', status: 500, times: 100 });
+    for (const sku of ['HOOK-A', 'HOOK-B', 'HOOK-C']) await shop.createProduct(sku);
+    await shop.deliverUntil(async () => (await shop.deliveries()).circuit.open);
+    shop.appService.clearFaults();
     const page = await owner.get('/admin/apps/hooks/deliveries');
     expect(page.html).toMatch(/Deliveries are paused since .*: 3 failures in a row/);
     expect(page.html).toContain('waits for Resume');
@@ -202,7 +142,7 @@ describe('/admin/apps/hooks/deliveries', () => {
     expect(readerPage.html).not.toContain('/redeliver"');
     const before = await h.digest();
     expect((await reader.post('/admin/apps/hooks/deliveries/resume', {})).status).toBe(403);
-    const anyDelivery = (await deliveries()).items[0]!;
+    const anyDelivery = (await shop.deliveries()).items[0]!;
     expect((await reader.post(`/admin/apps/hooks/deliveries/${anyDelivery.id}/redeliver`, {})).status).toBe(
       403,
     );
@@ -214,15 +154,17 @@ describe('/admin/apps/hooks/deliveries', () => {
     );
     expect(resumed.status).toBe(303);
     expect((await owner.get(resumed.location!)).html).toContain('Deliveries resumed');
-    expect((await deliveries()).circuit.open).toBe(false);
+    expect((await shop.deliveries()).circuit.open).toBe(false);
     // Resuming again changes nothing and says so.
     const again = await owner.post('/admin/apps/hooks/deliveries/resume', {});
     expect((await owner.get(again.location!)).html).toContain('Deliveries were not paused; nothing changed.');
-    await deliverUntil(async () => (await deliveries()).items.every((item) => item.status !== 'pending'));
+    await shop.deliverUntil(async () =>
+      (await shop.deliveries()).items.every((item) => item.status !== 'pending'),
+    );
   });
 
   it('refuses a post without CSRF, an unknown delivery, and everything of shop A to shop B', async () => {
-    const anyDelivery = (await deliveries()).items[0]!;
+    const anyDelivery = (await shop.deliveries()).items[0]!;
     const shopB = await adminSession(h, h.shopB.token, 'en');
     const before = await h.digest();
     const noCsrf = await h.app.request(`/admin/apps/hooks/deliveries/${anyDelivery.id}/redeliver`, {
