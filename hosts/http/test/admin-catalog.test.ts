@@ -144,12 +144,7 @@ describe('order states and transitions', () => {
 
   beforeAll(async () => {
     const { productId, channelKey } = await h.sellableTea();
-    const token = await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]);
-    const placed = await h.call('POST', '/store-api/checkout', {
-      headers: { 'x-channel-key': channelKey, 'x-context-token': token },
-    });
-    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
-    orderId = placed.body.id as string;
+    ({ orderId } = await h.placedOrder(channelKey, productId));
     readerToken = await h.readerToken('reader@orders.test');
   });
 

@@ -54,6 +54,11 @@ export interface Harness {
     lines: readonly { readonly productId: string; readonly quantity: number }[],
     address?: Record<string, unknown>,
   ): Promise<string>;
+  /**
+   * A newly registered visitor of the channel orders one `productId` (parcel service, invoice; the
+   * checkout answers 201): answers the order's id and the buyer's e-mail address.
+   */
+  placedOrder(channelKey: string, productId: string): Promise<{ orderId: string; buyerEmail: string }>;
   /** A new reader of shop A (`email`) and their personal token. */
   readerToken(email: string): Promise<string>;
   /** An API token of shop A holding every permission except `missing`. */
@@ -203,6 +208,16 @@ export async function createHarness(
         200,
       );
       return token;
+    },
+    async placedOrder(channelKey, productId) {
+      const token = await harness.visitorWithCart(channelKey, [{ productId, quantity: 1 }]);
+      const placed = expectStatus(
+        await harness.call('POST', '/store-api/checkout', {
+          headers: { 'x-channel-key': channelKey, 'x-context-token': token },
+        }),
+        201,
+      );
+      return { orderId: placed.id as string, buyerEmail: `visitor${visitors}@harness.test` };
     },
     async digest() {
       const tables = await database.rows<{ table_name: string }>(sql`
