@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminBrowser, browserSkipped, launchAdminBrowser } from './admin-browser.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { createCustomersShop, customerByEmail } from './customers-fixture.ts';
+import type { Harness } from './harness.ts';
 
 // The customers area walked in chromium (decision 0047), in English and German: from the
 // navigation to the list and a search, a customer added (a missing first name first pinned to its
@@ -12,26 +13,9 @@ let h: Harness;
 let ui: AdminBrowser;
 let buyerId: string;
 let orderId: string;
+let buyerEmail: string;
 
-const staff = (method: string, path: string, body?: unknown) =>
-  h.call(method, path, { token: h.shopA.token, body });
-
-interface StoredCustomer {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  addresses: { id: string; address: { street: string; city: string } }[];
-}
-
-async function byEmail(email: string): Promise<StoredCustomer | undefined> {
-  const listed = await staff('GET', `/api/customers?search=${encodeURIComponent(email)}`);
-  expect(listed.status).toBe(200);
-  const found = (listed.body.items as { id: string; email: string }[]).find((item) => item.email === email);
-  return found
-    ? ((await staff('GET', `/api/customers/${found.id}`)).body as unknown as StoredCustomer)
-    : undefined;
-}
+const byEmail = (email: string) => customerByEmail(h, email);
 
 const TEXT = {
   en: {
@@ -62,15 +46,7 @@ const TEXT = {
 
 describe.skipIf(browserSkipped)('the admin customers area in chromium', () => {
   beforeAll(async () => {
-    h = await createHarness();
-    const { productId, channelKey } = await h.sellableTea();
-    const token = await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]);
-    const placed = await h.call('POST', '/store-api/checkout', {
-      headers: { 'x-channel-key': channelKey, 'x-context-token': token },
-    });
-    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
-    orderId = placed.body.id as string;
-    buyerId = (await byEmail('visitor1@harness.test'))!.id;
+    ({ h, buyerId, buyerEmail, orderId } = await createCustomersShop());
     ui = await launchAdminBrowser(h.services);
   });
 
@@ -161,7 +137,7 @@ describe.skipIf(browserSkipped)('the admin customers area in chromium', () => {
           page.click(`form[action="/admin/customers/${buyerId}/delete"] button[type="submit"]`),
         );
         expect(await page.textContent('[role="alert"]')).toContain(text.refused);
-        expect(await byEmail('visitor1@harness.test')).toBeDefined();
+        expect(await byEmail(buyerEmail)).toBeDefined();
         expect(await ui.seriousViolations(page)).toEqual([]);
         await ui.shot(page, `customers-${locale}-05-refused`);
         expect(refused).toEqual([]);

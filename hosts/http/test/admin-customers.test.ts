@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminSessionClient, adminSession, formFields } from './admin-session.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { createCustomersShop, storedCustomer } from './customers-fixture.ts';
+import type { Harness } from './harness.ts';
 
 // The admin's customers area without a browser (decision 0047; the walk is
 // admin-customers.e2e.test.ts): the list with search and cursor pages, adding a customer
@@ -19,26 +20,7 @@ let orderId: string;
 const staff = (method: string, path: string, body?: unknown) =>
   h.call(method, path, { token: h.shopA.token, body });
 
-interface StoredCustomer {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  group: string;
-  company: string | null;
-  active: boolean;
-  tags: string[];
-  hasPassword: boolean;
-  revision: number;
-  defaultBillingAddressId: string | null;
-  addresses: { id: string; address: Record<string, unknown> }[];
-}
-
-async function stored(id: string): Promise<StoredCustomer> {
-  const read = await staff('GET', `/api/customers/${id}`);
-  expect(read.status, JSON.stringify(read.body)).toBe(200);
-  return read.body as unknown as StoredCustomer;
-}
+const stored = (id: string) => storedCustomer(h, id);
 
 /**
  * What a browser would post from the customer form, from an address form and from any form, without
@@ -72,16 +54,7 @@ async function createCustomer(fields: Record<string, unknown>): Promise<string> 
 }
 
 beforeAll(async () => {
-  h = await createHarness();
-  const { productId, channelKey } = await h.sellableTea();
-  const token = await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]);
-  const placed = await h.call('POST', '/store-api/checkout', {
-    headers: { 'x-channel-key': channelKey, 'x-context-token': token },
-  });
-  expect(placed.status, JSON.stringify(placed.body)).toBe(201);
-  orderId = placed.body.id as string;
-  const listed = await staff('GET', '/api/customers?search=visitor1%40harness.test');
-  buyerId = (listed.body.items as { id: string }[])[0]!.id;
+  ({ h, buyerId, orderId } = await createCustomersShop());
   owner = await adminSession(h, h.shopA.token, 'en');
   readerSession = await adminSession(h, await h.readerToken('reader@customers.test'), 'en');
 });
