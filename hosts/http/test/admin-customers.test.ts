@@ -236,60 +236,35 @@ describe('addresses', () => {
     const fields = addressForm(page.html);
     // The shop's countries are offered (Germany, set up by the basis).
     expect(fields.country).toBe('DE');
+    /** Home Owner's address in Berlin, 10115, at `street` in `country`, posted with the new address's form. */
+    const postAddress = (street: string, country: string) =>
+      owner.post(action, {
+        ...fields,
+        firstName: 'Home',
+        lastName: 'Owner',
+        street,
+        zipcode: '10115',
+        city: 'Berlin',
+        country,
+      });
 
     const before = await h.digest();
-    const refused = await owner.post(action, {
-      ...fields,
-      firstName: 'Home',
-      lastName: 'Owner',
-      street: '',
-      zipcode: '10115',
-      city: 'Berlin',
-      country: 'FR',
-    });
+    const refused = await postAddress('', 'FR');
     expect(refused.status).toBe(422);
     expect(errorOf(refused.html, `a-${addressId}-street`)).toBe('must not be empty');
     // The form stays open with its entries and the same id, so a corrected post adds this address.
     expect(actionOf(refused.html, 'class="address-form"')).toBe(action);
     expect(addressForm(refused.html)).toMatchObject({ zipcode: '10115', city: 'Berlin' });
     expect(await h.digest()).toEqual(before);
-    const country = await owner.post(action, {
-      ...fields,
-      firstName: 'Home',
-      lastName: 'Owner',
-      street: 'Main 1',
-      zipcode: '10115',
-      city: 'Berlin',
-      country: 'FR',
-    });
+    const country = await postAddress('Main 1', 'FR');
     expect(country.status).toBe(422);
     expect(errorOf(country.html, `a-${addressId}-country`)).toContain('FR');
 
-    const added = await owner.post(action, {
-      ...fields,
-      firstName: 'Home',
-      lastName: 'Owner',
-      street: 'Main 1',
-      zipcode: '10115',
-      city: 'Berlin',
-      country: 'DE',
-    });
+    const added = await postAddress('Main 1', 'DE');
     expect(added.status, added.html).toBe(303);
     expect(added.location).toBe(`/admin/customers/${id}?done=address`);
     // The same form posted again replaces the same address: still one.
-    expect(
-      (
-        await owner.post(action, {
-          ...fields,
-          firstName: 'Home',
-          lastName: 'Owner',
-          street: 'Main 1',
-          zipcode: '10115',
-          city: 'Berlin',
-          country: 'DE',
-        })
-      ).status,
-    ).toBe(303);
+    expect((await postAddress('Main 1', 'DE')).status).toBe(303);
     const withOne = await stored(id);
     expect(withOne.addresses).toHaveLength(1);
     expect(withOne.addresses[0]).toMatchObject({
