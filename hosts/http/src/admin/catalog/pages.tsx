@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Child } from 'hono/jsx';
 import { formatAmount } from '../channel-form.ts';
+import { FormField, PinnedProblems, type ProblemText } from '../fields.tsx';
 import { ContentLanguageBar, CsrfField, Layout, Message, type PageContext } from '../layout.tsx';
 import { reviewsHref } from '../reviews/pages.tsx';
 import {
@@ -345,7 +346,16 @@ export function DraftList(props: { page: PageContext; productId: string; drafts:
   );
 }
 
-/** A field's problems, pinned under it (the operation's own texts are English). */
+/** A product problem's text: the catalog's message, or the operation's own (English) text. */
+function problemText(page: PageContext, problem: FieldProblem): ProblemText {
+  const { t } = page;
+  if ('text' in problem) return { text: problem.text, lang: 'en' };
+  return problem.key === 'catalog.edit.error.amount'
+    ? t.t(problem.key, { example: formatAmount(1190, t.locale, problem.currency) })
+    : t.t(problem.key);
+}
+
+/** A field's problems, pinned under it (one item each). */
 function Problems({
   page,
   id,
@@ -355,21 +365,7 @@ function Problems({
   id: string;
   problems: readonly FieldProblem[];
 }) {
-  if (problems.length === 0) return null;
-  const { t } = page;
-  return (
-    <ul class="field-errors" id={id}>
-      {problems.map((problem) =>
-        'text' in problem ? (
-          <li lang="en">{problem.text}</li>
-        ) : problem.key === 'catalog.edit.error.amount' ? (
-          <li>{t.t(problem.key, { example: formatAmount(1190, t.locale, problem.currency) })}</li>
-        ) : (
-          <li>{t.t(problem.key)}</li>
-        ),
-      )}
-    </ul>
-  );
+  return <PinnedProblems id={id} list problems={problems.map((problem) => problemText(page, problem))} />;
 }
 
 /** One text input of the product form with its label, hint and pinned problems. */
@@ -385,37 +381,37 @@ function Field(props: {
   inputmode?: 'decimal' | 'numeric';
   placeholder?: string | undefined;
 }) {
-  const { page, name, label, value, errors, hint } = props;
-  const id = `product-${name.replaceAll('.', '-')}`;
-  const problems = errors.get(name) ?? [];
-  const described = [hint ? `${id}-hint` : '', problems.length > 0 ? `${id}-error` : '']
-    .filter(Boolean)
-    .join(' ');
-  const common = {
-    id,
-    name,
-    lang: props.lang,
-    placeholder: props.placeholder,
-    'aria-invalid': problems.length > 0 ? ('true' as const) : undefined,
-    'aria-describedby': described || undefined,
-  };
+  const { page, name, value } = props;
   return (
-    <div class="field" data-field={name}>
-      <label for={id}>{label}</label>
-      {props.multiline ? (
-        <textarea {...common} rows={3} maxlength={10000}>
-          {value}
-        </textarea>
-      ) : (
-        <input {...common} value={value} inputmode={props.inputmode} />
-      )}
-      {hint ? (
-        <p class="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      <Problems page={page} id={`${id}-error`} problems={problems} />
-    </div>
+    <FormField
+      id={`product-${name.replaceAll('.', '-')}`}
+      name={name}
+      label={props.label}
+      hint={props.hint}
+      list
+      problems={(props.errors.get(name) ?? []).map((problem) => problemText(page, problem))}
+      control={(attributes) =>
+        props.multiline ? (
+          <textarea
+            {...attributes}
+            lang={props.lang}
+            placeholder={props.placeholder}
+            rows={3}
+            maxlength={10000}
+          >
+            {value}
+          </textarea>
+        ) : (
+          <input
+            {...attributes}
+            lang={props.lang}
+            placeholder={props.placeholder}
+            value={value}
+            inputmode={props.inputmode}
+          />
+        )
+      }
+    />
   );
 }
 

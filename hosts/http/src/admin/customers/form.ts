@@ -1,4 +1,5 @@
 import type { Result } from '@cartwright/service';
+import type { FieldProblem } from '../fields.tsx';
 import type { FormBody } from '../kit.ts';
 
 // The customers area's forms (decision 0047): a customer's fields and an address's fields as the
@@ -7,12 +8,6 @@ import type { FormBody } from '../kit.ts';
 
 /** A form's entries by field name, as typed (a checkbox is `on` or empty). */
 export type Entries = Record<string, string>;
-
-export interface FieldProblem {
-  /** The field a problem is pinned to, or null for the form as a whole. */
-  readonly field: string | null;
-  readonly text: string;
-}
 
 /** A stored address (`Address` of the customer operations). */
 export interface AddressRecord {

@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Child } from 'hono/jsx';
+import { type FieldProblem, FormField, problemTexts } from '../fields.tsx';
 import type { MessageKey, Translator } from '../i18n.ts';
 import { CsrfField, Layout, Message, NoticeMessage, type PageContext } from '../layout.tsx';
 import { stateLabel } from '../orders/states.ts';
@@ -10,7 +11,6 @@ import {
   type CustomerRecord,
   DEFAULT_FIELDS,
   type Entries,
-  type FieldProblem,
   GROUPS,
   SWITCHES,
   TEXT_FIELDS,
@@ -150,49 +150,6 @@ export function CustomerListPage(props: {
   );
 }
 
-/** One field's label, control, hint and pinned problems; `prefix` keeps ids unique per form. */
-function Field(props: {
-  page: PageContext;
-  prefix: string;
-  name: string;
-  label: string;
-  problems: readonly FieldProblem[];
-  hint?: string | undefined;
-  control: (attributes: {
-    id: string;
-    name: string;
-    'aria-describedby'?: string | undefined;
-    'aria-invalid'?: 'true' | undefined;
-  }) => Child;
-}) {
-  const id = `${props.prefix}-${props.name}`;
-  const mine = props.problems.filter((problem) => problem.field === props.name);
-  const described =
-    [props.hint ? `${id}-hint` : '', mine.length > 0 ? `${id}-error` : ''].filter(Boolean).join(' ') ||
-    undefined;
-  return (
-    <div class={mine.length > 0 ? 'field has-error' : 'field'} data-field={props.name}>
-      <label for={id}>{props.label}</label>
-      {props.control({
-        id,
-        name: props.name,
-        'aria-describedby': described,
-        'aria-invalid': mine.length > 0 ? 'true' : undefined,
-      })}
-      {props.hint ? (
-        <p class="hint" id={`${id}-hint`}>
-          {props.hint}
-        </p>
-      ) : null}
-      {mine.length > 0 ? (
-        <p class="field-error" id={`${id}-error`}>
-          {mine.map((problem) => problem.text).join(' ')}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
 function Switch(props: { prefix: string; name: string; label: string; entries: Entries }) {
   const id = `${props.prefix}-${props.name}`;
   return (
@@ -282,22 +239,20 @@ function CustomerForm(props: {
       ) : null}
       {TEXT_FIELDS.map((name) => (
         <>
-          <Field
-            page={page}
-            prefix={prefix}
+          <FormField
+            id={`${prefix}-${name}`}
             name={name}
             label={label(t, name)}
-            problems={problems}
+            problems={problemTexts(problems, name)}
             hint={HINTS[name] ? t.t(HINTS[name]) : undefined}
             control={text(name, name === 'email' ? 'email' : name === 'birthday' ? 'date' : 'text')}
           />
           {name === 'lastName' ? (
-            <Field
-              page={page}
-              prefix={prefix}
+            <FormField
+              id={`${prefix}-group`}
               name="group"
               label={label(t, 'group')}
-              problems={problems}
+              problems={problemTexts(problems, 'group')}
               control={(attributes) => (
                 <select {...attributes}>
                   {GROUPS.map((group) => (
@@ -319,12 +274,11 @@ function CustomerForm(props: {
       ) : null}
       {props.addresses && props.addresses.length > 0
         ? DEFAULT_FIELDS.map((name) => (
-            <Field
-              page={page}
-              prefix={prefix}
+            <FormField
+              id={`${prefix}-${name}`}
               name={name}
               label={label(t, name)}
-              problems={problems}
+              problems={problemTexts(problems, name)}
               control={(attributes) => (
                 <select {...attributes}>
                   <option value="" selected={entries[name] === ''}>
@@ -341,12 +295,11 @@ function CustomerForm(props: {
           ))
         : null}
       {props.guest === true ? null : (
-        <Field
-          page={page}
-          prefix={prefix}
+        <FormField
+          id={`${prefix}-password`}
           name="password"
           label={t.t(props.guest === 'new' ? 'customers.field.password' : 'customers.field.newPassword')}
-          problems={problems}
+          problems={problemTexts(problems, 'password')}
           hint={t.t(
             props.guest === 'new'
               ? 'customers.field.passwordHint'
@@ -426,12 +379,11 @@ function AddressForm(props: {
         labelOf={(name) => t.t(`customers.address.${name}` as MessageKey)}
       />
       {ADDRESS_FIELDS.map((name) => (
-        <Field
-          page={page}
-          prefix={prefix}
+        <FormField
+          id={`${prefix}-${name}`}
           name={name}
           label={t.t(`customers.address.${name}` as MessageKey)}
-          problems={problems}
+          problems={problemTexts(problems, name)}
           hint={name === 'subdivision' ? t.t('customers.address.subdivisionHint') : undefined}
           control={(attributes) =>
             name === 'country' && props.countries ? (

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { AdminSession } from '@cartwright/service';
 import type { Context } from 'hono';
 import { AppBlocks, appBlocksFor } from '../apps/blocks.tsx';
+import type { FieldProblem } from '../fields.tsx';
 import type { AdminArea } from '../kit.ts';
 import type { PageContext } from '../layout.tsx';
 import {
@@ -16,7 +17,6 @@ import {
   type Entries,
   entriesFrom,
   entriesOf,
-  type FieldProblem,
   NEW_CUSTOMER,
   problemsOf,
   UPDATE_FIELDS,

@@ -1,4 +1,5 @@
 import { currencyDigits, formatAmount, parseAmount } from '../channel-form.ts';
+import type { FieldProblem } from '../fields.tsx';
 import type { MessageKey, Translator } from '../i18n.ts';
 import type { FormBody } from '../kit.ts';
 
@@ -48,12 +49,6 @@ export interface FormShape {
 
 /** The form's entries as typed: field name → text (`active` is `on` or empty). */
 export type Entries = Record<string, string>;
-
-/** A problem pinned to a field (or to the form, when `field` is null). */
-export interface FieldProblem {
-  readonly field: string | null;
-  readonly text: string;
-}
 
 export function shapeOf(options: {
   area: MethodArea;

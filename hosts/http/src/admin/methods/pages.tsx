@@ -1,10 +1,11 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
+import type { Child } from 'hono/jsx';
+import { type FieldAttributes, type FieldProblem, FormField, problemTexts } from '../fields.tsx';
 import type { MessageKey, Translator } from '../i18n.ts';
 import { CsrfField, Layout, Message, NoticeMessage, type PageContext } from '../layout.tsx';
 import {
   amountExample,
   type Entries,
-  type FieldProblem,
   type FormShape,
   fieldId,
   fieldLabel,
@@ -246,46 +247,23 @@ export function MethodsListPage(props: {
   );
 }
 
-/** One field's label, control, hint and pinned problems. */
+/** A method's field: its id and label come from its name (`fieldId`, `fieldLabel`). */
 function Field(props: {
   page: PageContext;
   name: string;
   problems: readonly FieldProblem[];
   hint?: string | undefined;
-  lang?: string | undefined;
-  control: (attributes: {
-    id: string;
-    name: string;
-    'aria-describedby'?: string | undefined;
-    'aria-invalid'?: 'true' | undefined;
-  }) => unknown;
+  control: (attributes: FieldAttributes) => Child;
 }) {
-  const { t } = props.page;
-  const id = fieldId(props.name);
-  const mine = props.problems.filter((problem) => problem.field === props.name);
-  const described =
-    [props.hint ? `${id}-hint` : '', mine.length > 0 ? `${id}-error` : ''].filter(Boolean).join(' ') ||
-    undefined;
   return (
-    <div class={mine.length > 0 ? 'field has-error' : 'field'} data-field={props.name}>
-      <label for={id}>{fieldLabel(t, props.name)}</label>
-      {props.control({
-        id,
-        name: props.name,
-        'aria-describedby': described,
-        'aria-invalid': mine.length > 0 ? 'true' : undefined,
-      })}
-      {props.hint ? (
-        <p class="hint" id={`${id}-hint`}>
-          {props.hint}
-        </p>
-      ) : null}
-      {mine.length > 0 ? (
-        <p class="field-error" id={`${id}-error`}>
-          {mine.map((problem) => problem.text).join(' ')}
-        </p>
-      ) : null}
-    </div>
+    <FormField
+      id={fieldId(props.name)}
+      name={props.name}
+      label={fieldLabel(props.page.t, props.name)}
+      hint={props.hint}
+      problems={problemTexts(props.problems, props.name)}
+      control={props.control}
+    />
   );
 }
 

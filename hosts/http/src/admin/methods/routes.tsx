@@ -2,13 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import type { AdminSession, Result } from '@cartwright/service';
 import type { Context } from 'hono';
+import type { FieldProblem } from '../fields.tsx';
 import type { AdminArea, FormBody } from '../kit.ts';
 import type { PageContext } from '../layout.tsx';
 import {
   type Entries,
   entriesFrom,
   entriesOf,
-  type FieldProblem,
   type FormShape,
   fieldLabel,
   fieldNames,

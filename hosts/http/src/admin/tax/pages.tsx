@@ -1,5 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
+import type { Child } from 'hono/jsx';
 import { formatRate } from '../channel-form.ts';
+import { type FieldAttributes, FormField } from '../fields.tsx';
 import type { MessageKey } from '../i18n.ts';
 import { CsrfField, Layout, NoticeMessage, type PageContext } from '../layout.tsx';
 import { ChannelRevisionFields, ProvenanceBadge, ResetButton } from '../pages.tsx';
@@ -148,7 +150,7 @@ function OriginBadge({ page, origin }: { page: PageContext; origin: RuleRow['ori
   return <ProvenanceBadge page={page} text={{ provenance: origin }} />;
 }
 
-/** One labelled input or select with the operation's or the parser's message pinned to it. */
+/** A tax field: its id from its name (`idOf`), its problem the message `errors` holds for it. */
 function Field({
   name,
   label,
@@ -160,33 +162,18 @@ function Field({
   label: string;
   errors: ReadonlyMap<string, string> | undefined;
   hint?: string;
-  children: (attributes: Record<string, string | undefined>) => unknown;
+  children: (attributes: FieldAttributes) => Child;
 }) {
-  const id = idOf(name);
   const error = errors?.get(name);
-  const described = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ');
   return (
-    <div class="field" data-field={name}>
-      <label for={id}>{label}</label>
-      {
-        children({
-          id,
-          name,
-          'aria-invalid': error ? 'true' : undefined,
-          'aria-describedby': described || undefined,
-        }) as never
-      }
-      {hint ? (
-        <p class="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p class="hint field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FormField
+      id={idOf(name)}
+      name={name}
+      label={label}
+      hint={hint}
+      problems={error ? [error] : []}
+      control={children}
+    />
   );
 }
 

@@ -1,6 +1,12 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { PERMISSIONS } from '@cartwright/service';
-import type { Child } from 'hono/jsx';
+import {
+  type FieldAttributes,
+  type FieldProblem,
+  FormField,
+  PinnedProblems,
+  problemTexts,
+} from '../fields.tsx';
 import type { MessageKey, Translator } from '../i18n.ts';
 import { CsrfField, Layout, NoticeMessage, type PageContext } from '../layout.tsx';
 
@@ -38,12 +44,6 @@ export interface TokenRecord {
   readonly createdAt: string;
 }
 
-/** A problem of a form, pinned to a field (`null`: the form as a whole). */
-export interface FieldProblem {
-  readonly field: string | null;
-  readonly text: string;
-}
-
 export type Entries = Readonly<Record<string, string>>;
 
 export const BASE = '/admin/team';
@@ -52,48 +52,11 @@ export function roleName(t: Translator, role: string): string {
   return t.t('team.role', { role });
 }
 
-/** A labelled control with its hint and its pinned problems (`aria-describedby`, `aria-invalid`). */
-function Field(props: {
-  id: string;
-  label: string;
-  hint?: string;
-  problems: readonly FieldProblem[];
-  name: string;
-  control: (attributes: Record<string, string | undefined>) => Child;
-}) {
-  const mine = props.problems.filter((problem) => problem.field === props.name);
-  const described =
-    [props.hint ? `${props.id}-hint` : '', mine.length > 0 ? `${props.id}-error` : '']
-      .filter(Boolean)
-      .join(' ') || undefined;
-  return (
-    <div class={mine.length > 0 ? 'field has-error' : 'field'} data-field={props.name}>
-      <label for={props.id}>{props.label}</label>
-      {props.control({
-        id: props.id,
-        name: props.name,
-        'aria-describedby': described,
-        'aria-invalid': mine.length > 0 ? 'true' : undefined,
-      })}
-      {props.hint ? (
-        <p class="hint" id={`${props.id}-hint`}>
-          {props.hint}
-        </p>
-      ) : null}
-      {mine.length > 0 ? (
-        <p class="field-error" id={`${props.id}-error`}>
-          {mine.map((problem) => problem.text).join(' ')}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
 function RoleSelect(props: {
   t: Translator;
   roles: readonly RoleChoice[];
   selected: string;
-  attributes: Record<string, string | undefined>;
+  attributes: FieldAttributes;
 }) {
   return (
     <select {...props.attributes}>
@@ -246,27 +209,27 @@ function AddMemberForm(props: {
         />
       ) : null}
       <CsrfField token={csrf} />
-      <Field
+      <FormField
         id="member-email"
         name="email"
         label={t.t('team.field.email')}
-        problems={props.problems}
+        problems={problemTexts(props.problems, 'email')}
         control={(attributes) => (
           <input type="email" autocomplete="off" required value={props.entries.email ?? ''} {...attributes} />
         )}
       />
-      <Field
+      <FormField
         id="member-name"
         name="name"
         label={t.t('team.field.memberName')}
-        problems={props.problems}
+        problems={problemTexts(props.problems, 'name')}
         control={(attributes) => <input type="text" value={props.entries.name ?? ''} {...attributes} />}
       />
-      <Field
+      <FormField
         id="member-role"
         name="role"
         label={t.t('team.field.role')}
-        problems={props.problems}
+        problems={problemTexts(props.problems, 'role')}
         control={(attributes) => (
           <RoleSelect
             t={t}
@@ -293,7 +256,8 @@ function CreateTokenForm(props: {
   const { entries, problems } = props;
   const general = problems.filter((problem) => problem.field === null);
   const kind = entries.kind === 'api' ? 'api' : 'personal';
-  const kindProblems = problems.filter((problem) => problem.field === 'kind');
+  const kindProblems = problemTexts(problems, 'kind');
+  const permissionProblems = problemTexts(problems, 'permissions');
   return (
     <form method="post" action={`${BASE}/tokens`} class="team-token-form" id="create-token">
       <h2>{t.t('team.create.title')}</h2>
@@ -305,12 +269,12 @@ function CreateTokenForm(props: {
         />
       ) : null}
       <CsrfField token={csrf} />
-      <Field
+      <FormField
         id="token-name"
         name="name"
         label={t.t('team.field.tokenName')}
         hint={t.t('team.field.tokenNameHint')}
-        problems={problems}
+        problems={problemTexts(problems, 'name')}
         control={(attributes) => (
           <input type="text" required maxlength={200} value={entries.name ?? ''} {...attributes} />
         )}
@@ -324,17 +288,13 @@ function CreateTokenForm(props: {
         <label class="inline">
           <input type="radio" name="kind" value="api" checked={kind === 'api'} /> {t.t('team.field.kindApi')}
         </label>
-        {kindProblems.length > 0 ? (
-          <p class="field-error" id="token-kind-error">
-            {kindProblems.map((problem) => problem.text).join(' ')}
-          </p>
-        ) : null}
+        <PinnedProblems id="token-kind-error" problems={kindProblems} />
       </fieldset>
-      <Field
+      <FormField
         id="token-member"
         name="userId"
         label={t.t('team.field.member')}
-        problems={problems}
+        problems={problemTexts(problems, 'userId')}
         control={(attributes) => (
           <select {...attributes}>
             {props.members.map((member) => (
@@ -348,11 +308,11 @@ function CreateTokenForm(props: {
           </select>
         )}
       />
-      <Field
+      <FormField
         id="token-role"
         name="role"
         label={t.t('team.field.tokenRole')}
-        problems={problems}
+        problems={problemTexts(problems, 'role')}
         control={(attributes) => (
           <RoleSelect t={t} roles={props.roles} selected={entries.role ?? 'reader'} attributes={attributes} />
         )}
@@ -360,7 +320,7 @@ function CreateTokenForm(props: {
       <fieldset
         data-field="permissions"
         aria-describedby={
-          problems.some((problem) => problem.field === 'permissions')
+          permissionProblems.length > 0
             ? 'token-permissions-hint token-permissions-error'
             : 'token-permissions-hint'
         }
@@ -379,21 +339,14 @@ function CreateTokenForm(props: {
             {t.t(`team.permission.${permission}`)}
           </label>
         ))}
-        {problems.some((problem) => problem.field === 'permissions') ? (
-          <p class="field-error" id="token-permissions-error">
-            {problems
-              .filter((problem) => problem.field === 'permissions')
-              .map((problem) => problem.text)
-              .join(' ')}
-          </p>
-        ) : null}
+        <PinnedProblems id="token-permissions-error" problems={permissionProblems} />
       </fieldset>
-      <Field
+      <FormField
         id="token-expires"
         name="expiresAt"
         label={t.t('team.field.expires')}
         hint={t.t('team.field.expiresHint')}
-        problems={problems}
+        problems={problemTexts(problems, 'expiresAt')}
         control={(attributes) => <input type="date" value={entries.expiresAt ?? ''} {...attributes} />}
       />
       <button type="submit">{t.t('team.create.submit')}</button>

@@ -1,12 +1,12 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { type AdminSession, PERMISSIONS, type Result } from '@cartwright/service';
 import type { Context } from 'hono';
+import type { FieldProblem } from '../fields.tsx';
 import type { AdminArea, FormBody } from '../kit.ts';
 import type { PageContext } from '../layout.tsx';
 import {
   BASE,
   type Entries,
-  type FieldProblem,
   type MemberRecord,
   type Notice,
   RemoveMemberPage,
