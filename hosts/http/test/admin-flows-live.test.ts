@@ -45,11 +45,7 @@ async function matchEvents() {
 
 /** A placed order and its flow job. */
 async function newJob() {
-  const token = await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]);
-  const placed = await h.call('POST', '/store-api/checkout', {
-    headers: { 'x-channel-key': channelKey, 'x-context-token': token },
-  });
-  expect(placed.status).toBe(201);
+  await h.placedOrder(channelKey, productId);
   await matchEvents();
 }
 

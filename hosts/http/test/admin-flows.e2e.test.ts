@@ -40,12 +40,7 @@ async function workerRound() {
 }
 
 async function placeOrder(): Promise<string> {
-  const token = await h.visitorWithCart(channelKey, [{ productId, quantity: 1 }]);
-  const placed = await h.call('POST', '/store-api/checkout', {
-    headers: { 'x-channel-key': channelKey, 'x-context-token': token },
-  });
-  expect(placed.status, JSON.stringify(placed.body)).toBe(201);
-  return (placed.body as { id: string }).id;
+  return (await h.placedOrder(channelKey, productId)).orderId;
 }
 
 interface StoredFlow {
