@@ -350,10 +350,18 @@ describe.skipIf(browserSkipped)('the admin catalog and orders in chromium', () =
         // Review: the source and the draft side by side, both loaded through admin routes.
         await page.getByRole('link', { name: text.review }).click();
         await page.waitForURL(/\/drafts\/[0-9a-f-]+$/);
-        const sizes = await page
-          .locator('.side-by-side img')
-          .evaluateAll((all) => all.map((img) => (img as unknown as { naturalWidth: number }).naturalWidth));
-        expect(sizes).toEqual([40, 32]);
+        // Read until both images are decoded (the page can be there before them).
+        await expect
+          .poll(
+            () =>
+              page
+                .locator('.side-by-side img')
+                .evaluateAll((all) =>
+                  all.map((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+                ),
+            { timeout: 20_000 },
+          )
+          .toEqual([40, 32]);
         await check(page, `catalog-${locale}-06-draft-review`, refused);
         await page.getByRole('button', { name: text.apply }).click();
         await page.locator('[role="status"]', { hasText: text.applied }).waitFor();
