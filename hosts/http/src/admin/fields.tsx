@@ -88,3 +88,44 @@ export function PinnedProblems(props: {
     </p>
   );
 }
+
+/**
+ * A delete that needs a ticked confirmation box: its own section and form posting the record's
+ * `revision` with `confirm=on` to `action` (the operation refuses a stale revision).
+ */
+export function ConfirmedDelete(props: {
+  /** The section's heading id. */
+  id: string;
+  heading: string;
+  action: string;
+  csrf: string;
+  revision: number;
+  hint: string;
+  confirm: string;
+}) {
+  return (
+    <section aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.heading}</h2>
+      <form method="post" action={props.action} class="card">
+        <input type="hidden" name="csrf" value={props.csrf} />
+        <input type="hidden" name="revision" value={String(props.revision)} />
+        <p class="hint" id="delete-hint">
+          {props.hint}
+        </p>
+        <div class="field field-row">
+          <input
+            type="checkbox"
+            id="f-delete-confirm"
+            name="confirm"
+            required
+            aria-describedby="delete-hint"
+          />
+          <label for="f-delete-confirm">{props.confirm}</label>
+        </div>
+        <button type="submit" class="secondary">
+          {props.heading}
+        </button>
+      </form>
+    </section>
+  );
+}

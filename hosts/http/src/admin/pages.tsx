@@ -23,6 +23,7 @@ import {
   pricesText,
   type RateField,
 } from './channel-form.ts';
+import { ConfirmedDelete } from './fields.tsx';
 import type { MessageKey } from './i18n.ts';
 import {
   ContentLanguageBar,
@@ -1134,29 +1135,15 @@ function DeleteChannelForm({
 }) {
   const { t } = page;
   return (
-    <section aria-labelledby="area-delete">
-      <h2 id="area-delete">{t.t('channel.delete')}</h2>
-      <form method="post" action={`/admin/settings/channels/${channelId}/delete`} class="card">
-        <CsrfField token={page.csrf} />
-        <input type="hidden" name="revision" value={String(revision)} />
-        <p class="hint" id="delete-hint">
-          {t.t('channel.deleteHint')}
-        </p>
-        <div class="field field-row">
-          <input
-            type="checkbox"
-            id="f-delete-confirm"
-            name="confirm"
-            required
-            aria-describedby="delete-hint"
-          />
-          <label for="f-delete-confirm">{t.t('channel.deleteConfirm', { name })}</label>
-        </div>
-        <button type="submit" class="secondary">
-          {t.t('channel.delete')}
-        </button>
-      </form>
-    </section>
+    <ConfirmedDelete
+      id="area-delete"
+      heading={t.t('channel.delete')}
+      action={`/admin/settings/channels/${channelId}/delete`}
+      csrf={page.csrf}
+      revision={revision}
+      hint={t.t('channel.deleteHint')}
+      confirm={t.t('channel.deleteConfirm', { name })}
+    />
   );
 }
 

@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Child } from 'hono/jsx';
-import { type FieldProblem, FormField, problemTexts } from '../fields.tsx';
+import { ConfirmedDelete, type FieldProblem, FormField, problemTexts } from '../fields.tsx';
 import type { MessageKey, Translator } from '../i18n.ts';
 import { CsrfField, Layout, Message, NoticeMessage, type PageContext } from '../layout.tsx';
 import { stateLabel } from '../orders/states.ts';
@@ -673,29 +673,15 @@ export function CustomerPage(props: {
       ) : null}
       {props.appBlocks}
       {props.writes ? (
-        <section aria-labelledby="customer-delete">
-          <h2 id="customer-delete">{t.t('customers.delete')}</h2>
-          <form method="post" action={`${path}/delete`} class="card">
-            <CsrfField token={csrf} />
-            <input type="hidden" name="revision" value={String(customer.revision)} />
-            <p class="hint" id="delete-hint">
-              {t.t('customers.delete.hint')}
-            </p>
-            <div class="field field-row">
-              <input
-                type="checkbox"
-                id="f-delete-confirm"
-                name="confirm"
-                required
-                aria-describedby="delete-hint"
-              />
-              <label for="f-delete-confirm">{t.t('customers.delete.confirm', { name: title })}</label>
-            </div>
-            <button type="submit" class="secondary">
-              {t.t('customers.delete')}
-            </button>
-          </form>
-        </section>
+        <ConfirmedDelete
+          id="customer-delete"
+          heading={t.t('customers.delete')}
+          action={`${path}/delete`}
+          csrf={csrf}
+          revision={customer.revision}
+          hint={t.t('customers.delete.hint')}
+          confirm={t.t('customers.delete.confirm', { name: title })}
+        />
       ) : null}
     </Layout>
   );
