@@ -719,6 +719,24 @@ function OwnFields({
             const isNew = index === rows.length;
             const id = (part: string) => `f-domain-${index}-${part}`;
             const fieldError = (part: string) => errorIdOf(errors, `domain:${index}.${part}`);
+            // The row's language or currency: a select of `options` ([value, text]), its error pinned.
+            const select = (part: 'language' | 'currency', label: string, options: [string, string][]) => (
+              <div>
+                <label for={id(part)}>{label}</label>
+                <select
+                  id={id(part)}
+                  name={`domain:${index}.${part}`}
+                  aria-invalid={fieldError(part) ? 'true' : undefined}
+                  aria-describedby={fieldError(part)}
+                >
+                  {options.map(([value, text]) => (
+                    <option value={value} selected={value === row[part]}>
+                      {text}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            );
             return (
               <fieldset class="domain-row" data-domain={isNew ? 'new' : String(index)}>
                 <legend>{isNew ? t.t('domain.new') : t.t('domain.row', { number: index + 1 })}</legend>
@@ -744,36 +762,16 @@ function OwnFields({
                       )}
                     />
                   </div>
-                  <div>
-                    <label for={id('language')}>{t.t('domain.language')}</label>
-                    <select
-                      id={id('language')}
-                      name={`domain:${index}.language`}
-                      aria-invalid={fieldError('language') ? 'true' : undefined}
-                      aria-describedby={fieldError('language')}
-                    >
-                      {domainLanguages.map((code) => (
-                        <option value={code} selected={code === row.language}>
-                          {t.languageName(code)} ({code})
-                        </option>
-                      ))}
-                    </select>
-                  </div>
-                  <div>
-                    <label for={id('currency')}>{t.t('domain.currency')}</label>
-                    <select
-                      id={id('currency')}
-                      name={`domain:${index}.currency`}
-                      aria-invalid={fieldError('currency') ? 'true' : undefined}
-                      aria-describedby={fieldError('currency')}
-                    >
-                      {domainCurrencies.map((code) => (
-                        <option value={code} selected={code === row.currency}>
-                          {code}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
+                  {select(
+                    'language',
+                    t.t('domain.language'),
+                    domainLanguages.map((code) => [code, `${t.languageName(code)} (${code})`]),
+                  )}
+                  {select(
+                    'currency',
+                    t.t('domain.currency'),
+                    domainCurrencies.map((code) => [code, code]),
+                  )}
                   {isNew ? null : (
                     <div class="field-row">
                       <input type="checkbox" id={id('remove')} name={`domain:${index}.remove`} />

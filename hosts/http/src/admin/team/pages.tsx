@@ -189,6 +189,19 @@ function TokensTable(props: {
   );
 }
 
+/** A refused form's notice: its first problem for the whole form (else "see the fields"), the rest listed. */
+function FormProblems({ page, problems }: { page: PageContext; problems: readonly FieldProblem[] }) {
+  if (problems.length === 0) return null;
+  const general = problems.filter((problem) => problem.field === null);
+  return (
+    <NoticeMessage
+      kind="error"
+      text={general[0]?.text ?? page.t.t('team.error.fields')}
+      items={general.slice(1).map((problem) => problem.text)}
+    />
+  );
+}
+
 function AddMemberForm(props: {
   page: PageContext;
   roles: readonly RoleChoice[];
@@ -196,18 +209,11 @@ function AddMemberForm(props: {
   problems: readonly FieldProblem[];
 }) {
   const { t, csrf } = props.page;
-  const general = props.problems.filter((problem) => problem.field === null);
   return (
     <form method="post" action={`${BASE}/members`} class="team-member-form" id="add-member">
       <h2>{t.t('team.add.title')}</h2>
       <p class="hint">{t.t('team.add.hint')}</p>
-      {props.problems.length > 0 ? (
-        <NoticeMessage
-          kind="error"
-          text={general[0]?.text ?? t.t('team.error.fields')}
-          items={general.slice(1).map((problem) => problem.text)}
-        />
-      ) : null}
+      <FormProblems page={props.page} problems={props.problems} />
       <CsrfField token={csrf} />
       <FormField
         id="member-email"
@@ -254,20 +260,13 @@ function CreateTokenForm(props: {
 }) {
   const { t, csrf } = props.page;
   const { entries, problems } = props;
-  const general = problems.filter((problem) => problem.field === null);
   const kind = entries.kind === 'api' ? 'api' : 'personal';
   const kindProblems = problemTexts(problems, 'kind');
   const permissionProblems = problemTexts(problems, 'permissions');
   return (
     <form method="post" action={`${BASE}/tokens`} class="team-token-form" id="create-token">
       <h2>{t.t('team.create.title')}</h2>
-      {problems.length > 0 ? (
-        <NoticeMessage
-          kind="error"
-          text={general[0]?.text ?? t.t('team.error.fields')}
-          items={general.slice(1).map((problem) => problem.text)}
-        />
-      ) : null}
+      <FormProblems page={props.page} problems={problems} />
       <CsrfField token={csrf} />
       <FormField
         id="token-name"
